@@ -1,0 +1,57 @@
+"""tricktaker: traditional trick-taking card games (Tuppi, Tute, Marjapussi, ...) for play and research.
+
+The public face::
+
+    import tricktaker as tt
+    game = tt.new_game("tuppi", preset="tournament")
+    state = game.new_match(seed=7)
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    text = state.to_json(); again = tt.load(text)
+
+See ``docs/api.md`` for the State API and ``docs/rules/`` for each game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import ANGLO_52, DECKS, PIQUET_36, SHORT_24, SPANISH_40, Card, CardParseError, CardSet, Deck
+from .engine import Action, Game, IllegalActionError, OptionError, State
+from .games import GAMES
+from .record import RecordError, load
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ANGLO_52",
+    "DECKS",
+    "GAMES",
+    "PIQUET_36",
+    "SHORT_24",
+    "SPANISH_40",
+    "Action",
+    "Card",
+    "CardParseError",
+    "CardSet",
+    "Deck",
+    "Game",
+    "IllegalActionError",
+    "OptionError",
+    "RecordError",
+    "State",
+    "load",
+    "new_game",
+]
+
+
+def new_game(name: str, preset: str | None = None, **options: Any) -> Game:
+    """A game by name, with a preset and options as keywords.
+
+    Unknown names, presets and options raise :class:`OptionError` (a ``ValueError``)
+    listing the valid ones.
+    """
+    game = GAMES.get(name.lower()) if isinstance(name, str) else None
+    if game is None:
+        raise OptionError(f"unknown game {name!r} (games: {', '.join(GAMES)})")
+    return game(preset=preset, **options)

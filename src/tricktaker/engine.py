@@ -1,0 +1,519 @@
+"""The game-independent machinery: actions, errors, options, games and states.
+
+A :class:`Game` is a rule set (a game name plus resolved options).  It makes
+:class:`State` objects: ``new_match`` for a whole match whose deals follow one
+another from a seed, ``new_hand`` for one hand.  Every state keeps a *hand
+log*: for each hand its starting context, its deal and the actions applied.
+That one log serves three purposes, so they can never disagree:
+
+- ``undo`` restores the current hand's start and replays all but the last action;
+- ``to_json`` writes the log as a record, and ``load`` replays a record;
+- ``sample_world`` replays the current hand's actions on a sampled deal.
+
+Game modules subclass :class:`State` and fill in the rules: how a hand starts
+(``_start_hand``), how one action changes the state (``_do``, which validates
+before it mutates), legal actions, observations and scoring.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from .cards import Card, CardParseError, Deck, Suit
+
+__all__ = [
+    "Action",
+    "Game",
+    "HandLog",
+    "IllegalActionError",
+    "Option",
+    "OptionError",
+    "State",
+    "deal_from_seed",
+]
+
+JSON = dict[str, Any]
+
+
+class IllegalActionError(ValueError):
+    """An action that is malformed or not legal now; the message says why.
+
+    Raised before anything changes: the state is exactly as it was.
+    """
+
+
+class OptionError(ValueError):
+    """An unknown game, preset or option, or an option value out of range."""
+
+
+ActionArg = Card | Suit | int | str
+
+
+class Action:
+    """One action, with canonical text.
+
+    Actions are interned: ``Action.make("play", card)`` always returns the same
+    object, so equality is identity and ``state.apply(str(a))`` finds exactly
+    ``a``.  ``card`` is the first card argument (or None) and ``mask`` its bit,
+    which is what the engines' hot paths read.
+    """
+
+    __slots__ = ("kind", "args", "text", "card", "mask")
+
+    _interned: ClassVar[dict[tuple[str, tuple[ActionArg, ...]], Action]] = {}
+
+    kind: str
+    args: tuple[ActionArg, ...]
+    text: str
+    card: Card | None
+    mask: int
+
+    def __new__(cls, kind: str, *args: ActionArg) -> Action:
+        return cls.make(kind, *args)
+
+    @classmethod
+    def make(cls, kind: str, *args: ActionArg) -> Action:
+        key = (kind, args)
+        action = cls._interned.get(key)
+        if action is None:
+            action = object.__new__(cls)
+            action.kind = kind
+            action.args = args
+            action.text = " ".join([kind, *(a.text if isinstance(a, Card) else str(a) for a in args)])
+            cards = [a for a in args if isinstance(a, Card)]
+            action.card = cards[0] if cards else None
+            action.mask = sum(c.mask for c in cards)
+            cls._interned[key] = action
+        return action
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __reduce__(self) -> tuple[Callable[..., Action], tuple[ActionArg, ...]]:
+        return (_make_action, (self.kind, *self.args))
+
+
+def _make_action(kind: str, *args: ActionArg) -> Action:
+    return Action.make(kind, *args)
+
+
+def parse_action(text: str, deck: Deck, kinds: Sequence[str], words: Sequence[str]) -> Action:
+    """Read action text: a kind, then arguments (words, numbers, cards, suits).
+
+    ``kinds`` are the action words the game knows and ``words`` the other
+    plain words it uses (``rami``, ``whole``...).  Raises
+    :class:`IllegalActionError` naming the token that is not understood.
+    """
+    if not isinstance(text, str):
+        raise IllegalActionError(f"an action must be an Action or its text, not {type(text).__name__}")
+    tokens = text.strip().lower().split()
+    if not tokens:
+        raise IllegalActionError("empty action text")
+    kind = tokens[0]
+    if kind not in kinds:
+        raise IllegalActionError(
+            f"unknown action word {tokens[0]!r} (this game knows: {', '.join(kinds)})"
+        )
+    args: list[ActionArg] = []
+    for tok in tokens[1:]:
+        if tok in words:
+            args.append(tok)
+        elif tok.isdigit() and not _is_card_text(tok, deck):
+            args.append(int(tok))
+        else:
+            try:
+                args.append(deck.card(tok))
+            except CardParseError:
+                try:
+                    args.append(deck.suit(tok))
+                except CardParseError:
+                    raise IllegalActionError(
+                        f"{tok!r} in {text.strip()!r} is neither a card of the {deck.name} deck "
+                        f"nor a word this game knows"
+                    ) from None
+    return Action.make(kind, *args)
+
+
+def _is_card_text(tok: str, deck: Deck) -> bool:
+    try:
+        deck.card(tok)
+    except CardParseError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option: its keyword, default, allowed values and meaning."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        """Return the value if allowed, else raise :class:`OptionError` saying what is allowed."""
+        kind = type(self.default)
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name} takes true or false, not {value!r}")
+        elif kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"option {self.name} takes a whole number, not {value!r}")
+            if self.minimum is not None and value < self.minimum or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise OptionError(
+                    f"option {self.name} must be between {self.minimum} and {self.maximum}, not {value}"
+                )
+        if self.choices is not None and value not in self.choices:
+            raise OptionError(
+                f"option {self.name} must be one of {', '.join(map(str, self.choices))}, not {value!r}"
+            )
+        return value
+
+    def describe(self) -> str:
+        """The allowed values as text, for ``tricktaker rules``."""
+        if self.choices is not None:
+            return " | ".join(map(str, self.choices))
+        if isinstance(self.default, bool):
+            return "true | false"
+        if self.minimum is not None or self.maximum is not None:
+            return f"{self.minimum}..{self.maximum}"
+        return type(self.default).__name__
+
+
+S = TypeVar("S", bound="State")
+
+
+class Game:
+    """A rule set: one game with its options resolved.  Makes states.
+
+    Subclasses set ``name``, ``title``, ``deck``, ``num_players``, ``OPTIONS``,
+    ``PRESETS``, ``SUMMARY`` and ``state_class``.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    deck: ClassVar[Deck]
+    num_players: ClassVar[int] = 4
+    partnerships: ClassVar[bool] = True
+    OPTIONS: ClassVar[tuple[Option, ...]]
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    SUMMARY: ClassVar[str] = ""
+    state_class: ClassVar[type[State]]
+
+    def __init__(self, preset: str | None = None, **options: Any) -> None:
+        known = {o.name: o for o in self.OPTIONS}
+        if preset is not None and preset not in self.PRESETS:
+            raise OptionError(
+                f"unknown preset {preset!r} for {self.name} "
+                f"(presets: {', '.join(self.PRESETS) or 'none'})"
+            )
+        values = {o.name: o.default for o in self.OPTIONS}
+        if preset is not None:
+            values.update(self.PRESETS[preset])
+        for key, value in options.items():
+            if key not in known:
+                raise OptionError(
+                    f"unknown option {key!r} for {self.name} (options: {', '.join(known)})"
+                )
+            values[key] = known[key].check(value)
+        self.preset = preset
+        self.options: dict[str, Any] = values
+        self._validate()
+
+    def _validate(self) -> None:
+        """Hook for checks across options."""
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != self.default_options()[k]}
+        preset = f", preset={self.preset!r}" if self.preset else ""
+        extra = "".join(f", {k}={v!r}" for k, v in changed.items())
+        return f"new_game({self.name!r}{preset}{extra})"
+
+    @classmethod
+    def default_options(cls) -> dict[str, Any]:
+        return {o.name: o.default for o in cls.OPTIONS}
+
+    @property
+    def num_sides(self) -> int:
+        return 2 if self.partnerships else self.num_players
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat plays for: seats 0 and 2 are side 0, 1 and 3 side 1."""
+        return seat % 2 if self.partnerships else seat
+
+    def new_match(self, seed: int | None = None, dealer: int = 0) -> State:
+        """A whole match; hand ``k``'s deal comes from ``deal_from_seed(seed, k)``."""
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(48)
+        self._check_seat(dealer, "dealer")
+        start = self.state_class.match_start(self, dealer)
+        return self.state_class(self, start, seed=seed, seeded=True, single_hand=False)
+
+    def new_hand(
+        self,
+        deal: Sequence[Sequence[Card | str] | str] | None = None,
+        dealer: int = 0,
+        scores: Sequence[int] | None = None,
+        seed: int | None = None,
+    ) -> State:
+        """One hand, over when the hand ends.
+
+        ``deal`` gives each seat's cards (Card objects or text); without it the
+        deal comes from ``seed``.  ``scores`` is the match score before the hand.
+        """
+        self._check_seat(dealer, "dealer")
+        start = self.state_class.match_start(self, dealer)
+        if scores is not None:
+            start["scores"] = self.state_class.check_scores(self, scores)
+        if deal is None:
+            if seed is None:
+                seed = random.SystemRandom().getrandbits(48)
+            return self.state_class(self, start, seed=seed, seeded=True, single_hand=True)
+        masks = self.parse_deal(deal)
+        return self.state_class(self, start, seed=seed, seeded=False, single_hand=True, deal=masks)
+
+    def parse_deal(self, deal: Sequence[Sequence[Card | str] | str]) -> list[int]:
+        """Check and convert a deal given as cards or text into one bitmask per seat."""
+        if isinstance(deal, str) or len(deal) != self.num_players:
+            raise OptionError(f"a {self.name} deal has {self.num_players} hands")
+        masks: list[int] = []
+        seen = 0
+        for seat, hand in enumerate(deal):
+            cards = self.deck.cards_from_text(hand) if isinstance(hand, str) else [
+                c if isinstance(c, Card) else self.deck.card(c) for c in hand
+            ]
+            mask = 0
+            for c in cards:
+                if c.index not in self.deck.by_index or self.deck.by_index[c.index] is not c:
+                    raise OptionError(f"{c} is not a card of the {self.deck.name} deck")
+                if mask & c.mask or seen & c.mask:
+                    raise OptionError(f"card {c} is dealt twice")
+                mask |= c.mask
+            seen |= mask
+            masks.append(mask)
+        self.state_class.check_deal(self, masks)
+        return masks
+
+    def _check_seat(self, seat: int, what: str) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise OptionError(f"{what} must be a seat 0..{self.num_players - 1}, not {seat!r}")
+
+
+def deal_from_seed(seed: int, hand_number: int, deck: Deck, hand_sizes: Sequence[int]) -> list[int]:
+    """Deal hand ``hand_number`` of a match from its seed.
+
+    Each hand has its own generator, seeded from ``(seed, hand_number)``, so any
+    hand's deal can be recomputed without the ones before it.  A Fisher-Yates
+    shuffle driven by ``random()`` keeps this fast and stable across Python
+    versions (Mersenne Twister output is).
+    """
+    rnd = random.Random(f"{seed}/{hand_number}").random
+    cards = [c.mask for c in deck.cards]
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rnd() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+    masks = []
+    pos = 0
+    for size in hand_sizes:
+        m = 0
+        for bit in cards[pos : pos + size]:
+            m |= bit
+        masks.append(m)
+        pos += size
+    return masks
+
+
+@dataclass
+class HandLog:
+    """One hand of the log: where it started, its deal, its actions, its result."""
+
+    start: JSON
+    deal: list[int]
+    actions: list[Action] = field(default_factory=list)
+    result: JSON | None = None
+
+    def copy(self) -> HandLog:
+        return HandLog(self.start, self.deal, list(self.actions), self.result)
+
+
+class State:
+    """A position in a match (or a single hand).  See DESIGN.md, "The State API".
+
+    The generic part kept here: parsing and applying actions, the hand log,
+    undo, clone and records.  Game subclasses implement the rules.
+    """
+
+    game: Game
+    num_players: int
+
+    def __init__(
+        self,
+        game: Game,
+        start: JSON,
+        *,
+        seed: int | None,
+        seeded: bool,
+        single_hand: bool,
+        deal: list[int] | None = None,
+    ) -> None:
+        self.game = game
+        self.num_players = game.num_players
+        self.seed = seed
+        self.seeded = seeded
+        self.single_hand = single_hand
+        self._log: list[HandLog] = []
+        self._pending_deals: list[list[int]] = []
+        self._begin_hand(start, deal)
+
+    # -- hooks for games -------------------------------------------------------
+
+    @classmethod
+    def match_start(cls, game: Game, dealer: int) -> JSON:
+        """The match context before the first hand (scores, dealer, ...)."""
+        raise NotImplementedError
+
+    @classmethod
+    def check_scores(cls, game: Game, scores: Sequence[int]) -> list[int]:
+        if len(scores) != game.num_sides or not all(isinstance(s, int) for s in scores):
+            raise OptionError(f"scores are {game.num_sides} whole numbers, one per side")
+        return list(scores)
+
+    @classmethod
+    def check_deal(cls, game: Game, masks: list[int]) -> None:
+        """Raise :class:`OptionError` if the masks are not a full deal of this game."""
+        raise NotImplementedError
+
+    def hand_sizes(self) -> list[int]:
+        raise NotImplementedError
+
+    def _match_context(self) -> JSON:
+        """The match context now, from which the next hand starts."""
+        raise NotImplementedError
+
+    def _start_hand(self, start: JSON, deal: list[int]) -> None:
+        """Set every field from a match context and a deal."""
+        raise NotImplementedError
+
+    def _do(self, action: Action) -> None:
+        """Apply an action; raise :class:`IllegalActionError` before changing anything."""
+        raise NotImplementedError
+
+    def _parse(self, text: str) -> Action:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[Action]:
+        raise NotImplementedError
+
+    @property
+    def current_player(self) -> int | None:
+        raise NotImplementedError
+
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def observation(self, seat: int) -> JSON:
+        raise NotImplementedError
+
+    def sample_world(self, seat: int, rng: random.Random) -> State:
+        raise NotImplementedError
+
+    # -- the hand log ----------------------------------------------------------
+
+    def _begin_hand(self, start: JSON, deal: list[int] | None = None) -> None:
+        if deal is None:
+            number = start["hand_number"]
+            if self._pending_deals:
+                deal = self._pending_deals.pop(0)
+            elif self.seed is not None:
+                deal = deal_from_seed(self.seed, number, self.game.deck, self.hand_sizes())
+            else:
+                raise RuntimeError("no deal for the next hand: the state has no seed")
+        self._log.append(HandLog(start, deal))
+        self._start_hand(start, deal)
+
+    def _end_hand(self, result: JSON) -> None:
+        """Called by a game when the hand is finished; starts the next one if the match goes on."""
+        self._log[-1].result = result
+        if not self.is_over():
+            self._begin_hand(self._match_context())
+
+    @property
+    def hand_number(self) -> int:
+        """Hands finished in the match before the current one."""
+        number: int = self._log[-1].start["hand_number"]
+        return number
+
+    # -- the public API ----------------------------------------------------------
+
+    def apply(self, action: Action | str) -> None:
+        """Apply an action or its text.
+
+        Raises :class:`IllegalActionError` (a ``ValueError``) saying why it is not
+        legal; the state is then unchanged.
+        """
+        if action.__class__ is not Action:
+            if self.is_over():
+                raise IllegalActionError("the game is over")
+            action = self._parse(action)  # type: ignore[arg-type]
+        log = self._log[-1]
+        self._do(action)  # type: ignore[arg-type]
+        log.actions.append(action)  # type: ignore[arg-type]
+
+    def undo(self) -> Action:
+        """Take back the last action and return it; the state is exactly as before it."""
+        log = self._log
+        if not log[-1].actions and len(log) > 1:
+            log.pop()
+        hand = log[-1]
+        if not hand.actions:
+            raise IllegalActionError("nothing to undo")
+        last = hand.actions.pop()
+        hand.result = None
+        self._replay_current()
+        return last
+
+    def _replay_current(self) -> None:
+        hand = self._log[-1]
+        actions = hand.actions
+        hand.actions = []
+        self._start_hand(hand.start, hand.deal)
+        for a in actions:
+            self._do(a)
+            hand.actions.append(a)
+
+    def clone(self: S) -> S:
+        """An independent copy."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        for key, value in self.__dict__.items():
+            if type(value) is list:
+                value = [v.copy() if type(v) in (list, dict, HandLog) else v for v in value]
+            elif type(value) is dict:
+                value = dict(value)
+            d[key] = value
+        return new
+
+    @property
+    def history(self) -> list[Action]:
+        """Every action of the match so far, in order."""
+        return [a for hand in self._log for a in hand.actions]
+
+    def to_json(self) -> str:
+        """The record of this state: see ``docs/records.md``.  ``tt.load`` replays it."""
+        from .record import dump
+
+        return dump(self)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game!r} hand {self.hand_number + 1}, to act: {self.current_player}>"

@@ -1,0 +1,11 @@
+"""The games, by name.  Each module registers its :class:`~tricktaker.engine.Game` class here."""
+
+from __future__ import annotations
+
+from ..engine import Game
+from .tuppi import Tuppi
+
+GAMES: dict[str, type[Game]] = {g.name: g for g in (Tuppi,)}
+"""Every game tricktaker plays, by the name ``new_game`` takes."""
+
+__all__ = ["GAMES"]

@@ -1,0 +1,776 @@
+"""Tuppi: Finnish four-hand whist with card bids, rami, nolo, sooli and nousussa.
+
+Rules: ``shared/RULES.md`` (section Tuppi) and the seed text ``seeds/tuppi.txt``;
+the project's own rules page is ``docs/rules/tuppi.md``.  Decisions the rule
+texts leave open, and how this module settles them:
+
+- A verbal bid (``bid rami`` / ``bid nolo``) is spoken, so it is public the
+  moment it is made; it tells everyone that the bidder holds no card allowed
+  for that bid (A or 10..3 of that colour).
+- The first dealer of a match is seat 0 unless ``new_match(dealer=...)`` says
+  otherwise.
+- An early-ended hand (``early_end``) scores the tricks as they stood; its
+  points are never kept, because early end only happens when the reset is
+  certain.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import ANGLO_52, CLUBS, DIAMONDS, HEARTS, SPADES, Card, popcount
+from ..engine import (
+    JSON,
+    Action,
+    Game,
+    IllegalActionError,
+    Option,
+    OptionError,
+    State,
+    parse_action,
+)
+from ..sampling import fill_slots
+
+__all__ = ["Tuppi", "TuppiState"]
+
+DECK = ANGLO_52
+SUIT_MASKS = [0xFFFF << (16 * s) for s in range(4)]
+RED = SUIT_MASKS[HEARTS.index] | SUIT_MASKS[DIAMONDS.index]
+BLACK = SUIT_MASKS[SPADES.index] | SUIT_MASKS[CLUBS.index]
+BID_RANKS = (14, 10, 9, 8, 7, 6, 5, 4, 3)
+"""A and 10..3 may be bid cards; 2 and the court cards (K, Q, J) may not."""
+BID_ALLOWED = sum(1 << (16 * s + r) for s in range(4) for r in BID_RANKS)
+ACES = sum(1 << (16 * s + 14) for s in range(4))
+TRICKS = 13
+
+PLAY = {c.mask: Action.make("play", c) for c in DECK.cards}
+DISCARD = {c.mask: Action.make("discard", c) for c in DECK.cards}
+GIVE = {c.mask: Action.make("give", c) for c in DECK.cards}
+BID = {c.mask: Action.make("bid", c) for c in DECK.cards}
+BID_RAMI = Action.make("bid", "rami")
+BID_NOLO = Action.make("bid", "nolo")
+SOOLI = Action.make("sooli")
+PASS = Action.make("pass")
+KINDS = ("play", "bid", "sooli", "pass", "discard", "give")
+WORDS = ("rami", "nolo")
+
+BID_PHASE, SOOLI_PHASE, DISCARD_PHASE, GIVE_PHASE, PLAY_PHASE, OVER = (
+    "bid", "sooli", "discard", "give", "play", "over",
+)
+
+# Legal-action lists by (suit, 16-bit sub-mask), filled lazily; high card first.
+_BY_SUIT: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(4)]
+
+
+def _actions_of(table: dict[int, Action], mask: int) -> list[Action]:
+    """The actions of a card mask in display order (spades, hearts, diamonds, clubs; high first)."""
+    out: list[Action] = []
+    for s in (3, 2, 1, 0):
+        sub = (mask >> (16 * s)) & 0xFFFF
+        if sub:
+            if table is PLAY:
+                cached = _BY_SUIT[s].get(sub)
+                if cached is None:
+                    cached = tuple(
+                        table[1 << (16 * s + r)] for r in range(15, -1, -1) if sub >> r & 1
+                    )
+                    _BY_SUIT[s][sub] = cached
+                out += cached
+            else:
+                out += [table[1 << (16 * s + r)] for r in range(15, -1, -1) if sub >> r & 1]
+    return out
+
+
+def _card(mask: int) -> Card:
+    return DECK.by_index[mask.bit_length() - 1]
+
+
+class Tuppi(Game):
+    """The Tuppi rule set.  ``tt.new_game("tuppi", preset="tournament")``."""
+
+    name = "tuppi"
+    title = "Tuppi"
+    deck = DECK
+    num_players = 4
+    partnerships = True
+    OPTIONS = (
+        Option("sooli", True, "Defenders may answer a rami with sooli (play alone to take no trick)."),
+        Option("bid_cards", False,
+               "Bid with special bidding cards (rami / nolo), so no hand card is shown."),
+        Option("reset_keeps_points", False,
+               "When the side not nousussa scores, it keeps the hand's points "
+               "(instead of the score returning to 0-0)."),
+        Option("target", 52, "Points that win the match.", minimum=1, maximum=10_000),
+        Option("early_end", True,
+               "End a hand as soon as the nousussa side is certain to lose it."),
+        Option("hand_limit", 0,
+               "Tournament hand limit: 0 = none, else 16..24 hands, then the match is "
+               "extended until the nousussa side loses a hand.", minimum=0, maximum=24),
+    )
+    PRESETS = {
+        "club": {},
+        "tournament": {"sooli": False, "bid_cards": True, "hand_limit": 20},
+    }
+    SUMMARY = """\
+Four players, partners opposite (seats 0 & 2 against 1 & 3); 52 cards, 13 each;
+ace high, always no-trump; follow suit if you can, nothing else.
+
+Bidding: from the dealer's left, each player puts one card face down: red = rami
+(to take tricks), black = nolo (to avoid them).  A 2 or a court card (K Q J) may
+not be a bid card.  Only a player with no allowed card of a colour may bid that
+colour aloud ('bid rami' / 'bid nolo').  The cards are shown in order; the first
+rami stops the showing and its bidder is the declarer.  No rami: the hand is nolo.
+Shown bid cards go back to their hands, now known to everyone.
+
+Sooli (option sooli): after a rami, the defenders are asked in turn (declarer's left
+first).  The soloist puts one card away, gets one card from the partner, who then
+sits out.  Three play, ace lowest, the soloist always plays last; the declarer
+leads and a trick won by the rami side is led by its winner.  The soloist's first
+trick ends the hand.
+
+First lead: rami, the player right of the declarer; nolo, left of the dealer.
+
+Points: rami: declarer side 4 per trick over 6, defenders 8 per trick over 6.
+Nolo: the side with fewer tricks 4 per trick short of 7.  Sooli: no trick for the
+soloist, his side 24; else the opponents 24.
+
+Nousussa: only one side holds points.  When the other side scores, the score
+goes back to 0-0 (option reset_keeps_points: the scorer keeps the hand's points).
+A side wins on reaching the target (52).  Early end (option early_end): a hand
+stops as soon as the nousussa side is certain to lose it.
+
+Tournament (preset tournament): no sooli, bidding cards, a hand limit (20, allowed
+16..24); the match is then extended until the nousussa side loses a hand, and the
+side that collected more points while nousussa wins; equal totals are a draw.
+
+Actions: bid 7H, bid rami, bid nolo, sooli, pass, discard 5C, give 9H, play AS."""
+
+    def _validate(self) -> None:
+        limit = self.options["hand_limit"]
+        if limit and not 16 <= limit <= 24:
+            raise OptionError(f"option hand_limit must be 0 (none) or 16..24, not {limit}")
+
+
+class TuppiState(State):
+    """A Tuppi match (or single hand) in progress."""
+
+    game: Tuppi
+
+    # -- setup -----------------------------------------------------------------
+
+    @classmethod
+    def match_start(cls, game: Game, dealer: int) -> JSON:
+        return {"hand_number": 0, "dealer": dealer, "scores": [0, 0], "totals": [0, 0],
+                "previous": None}
+
+    @classmethod
+    def check_scores(cls, game: Game, scores: Sequence[int]) -> list[int]:
+        checked = super().check_scores(game, scores)
+        if min(checked) < 0 or min(checked) > 0:
+            raise OptionError("Tuppi scores: only one side holds points (e.g. (20, 0)), none negative")
+        return checked
+
+    @classmethod
+    def check_deal(cls, game: Game, masks: list[int]) -> None:
+        if any(popcount(m) != 13 for m in masks):
+            raise OptionError("a Tuppi deal gives 13 cards to each of the 4 seats")
+
+    def hand_sizes(self) -> list[int]:
+        return [13, 13, 13, 13]
+
+    def _match_context(self) -> JSON:
+        return {
+            "hand_number": self._start["hand_number"] + 1,
+            "dealer": (self._dealer + 1) % 4,
+            "scores": list(self._scores),
+            "totals": list(self._totals),
+            "previous": self._previous,
+        }
+
+    def _start_hand(self, start: JSON, deal: list[int]) -> None:
+        self._start = start
+        self._dealer: int = start["dealer"]
+        self._scores: list[int] = list(start["scores"])
+        self._totals: list[int] = list(start["totals"])
+        self._previous: JSON | None = start["previous"]
+        self._hand_points: list[int] | None = start["previous"]["points"] if start["previous"] else None
+        self._winner: int | None = None
+        self._draw = False
+        self._hands = list(deal)
+        self._phase = BID_PHASE
+        self._turn: int | None = (self._dealer + 1) % 4
+        self._bids: list[tuple[int, Action]] = []
+        self._revealed = 0
+        self._contract: str | None = None
+        self._declarer: int | None = None
+        self._soloist: int | None = None
+        self._sooli_answers: list[tuple[int, Action]] = []
+        self._discard: int = 0
+        self._given: int = 0
+        self._trick: list[tuple[int, int]] = []
+        self._lead_mask = 0
+        self._order: tuple[int, ...] = ()
+        self._tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
+        self._won = [0, 0, 0, 0]
+        self._voids = [0, 0, 0, 0]
+        self._early_end = False
+
+    # -- the public API ----------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return self._turn
+
+    def is_over(self) -> bool:
+        return self._phase is OVER
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Match scores per side; only the nousussa side holds points."""
+        return (self._scores[0], self._scores[1])
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Points each side has collected while nousussa (the tournament tie-break)."""
+        return (self._totals[0], self._totals[1])
+
+    @property
+    def hand_points(self) -> tuple[int, int] | None:
+        """Points the last finished hand scored for each side (before the nousussa rule)."""
+        hp = self._hand_points
+        return None if hp is None else (hp[0], hp[1])
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side (0 = seats 0 & 2, 1 = seats 1 & 3), or None (undecided or a draw)."""
+        return self._winner
+
+    @property
+    def draw(self) -> bool:
+        """True when a tournament match ended with equal totals."""
+        return self._draw
+
+    @property
+    def nousussa(self) -> int | None:
+        """The side holding points, or None at 0-0."""
+        s = self._scores
+        return 0 if s[0] > 0 else 1 if s[1] > 0 else None
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def contract(self) -> str | None:
+        return self._contract
+
+    @property
+    def declarer(self) -> int | None:
+        return self._declarer
+
+    @property
+    def soloist(self) -> int | None:
+        return self._soloist
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards a seat holds now (full information: use ``observation`` for a player's view)."""
+        return DECK.cards_of(self._hands[seat])
+
+    def legal_actions(self) -> list[Action]:
+        phase = self._phase
+        if phase is PLAY_PHASE:
+            hand = self._hands[self._turn]  # type: ignore[index]
+            if self._trick:
+                follow = hand & self._lead_mask
+                if follow:
+                    hand = follow
+            return _actions_of(PLAY, hand)
+        if phase is BID_PHASE:
+            if self.game.options["bid_cards"]:
+                return [BID_RAMI, BID_NOLO]
+            hand = self._hands[self._turn]  # type: ignore[index]
+            allowed = hand & BID_ALLOWED
+            out = _actions_of(BID, allowed)
+            if not allowed & RED:
+                out.append(BID_RAMI)
+            if not allowed & BLACK:
+                out.append(BID_NOLO)
+            return out
+        if phase is SOOLI_PHASE:
+            return [SOOLI, PASS]
+        if phase is DISCARD_PHASE:
+            return _actions_of(DISCARD, self._hands[self._turn])  # type: ignore[index]
+        if phase is GIVE_PHASE:
+            return _actions_of(GIVE, self._hands[self._turn])  # type: ignore[index]
+        return []
+
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply an action (or its text).  With ``seat``, also check that it is that seat's turn."""
+        if seat is not None and seat != self._turn:
+            if self._turn is None:
+                raise IllegalActionError("the game is over")
+            raise IllegalActionError(f"not your turn: seat {self._turn} is to act, not seat {seat}")
+        super().apply(action)
+
+    def _parse(self, text: str) -> Action:
+        action = parse_action(text, DECK, KINDS, WORDS)
+        kind, args = action.kind, action.args
+        if kind in ("sooli", "pass"):
+            ok = not args
+        elif kind == "bid":
+            ok = len(args) == 1 and (isinstance(args[0], Card) or args[0] in WORDS)
+        else:
+            ok = len(args) == 1 and isinstance(args[0], Card)
+        if not ok:
+            example = {"bid": "'bid 7H' or 'bid rami'", "sooli": "'sooli'", "pass": "'pass'"}.get(
+                kind, f"'{kind} AS'"
+            )
+            raise IllegalActionError(f"{text.strip()!r} is malformed: write {example}")
+        return action
+
+    # -- applying actions ----------------------------------------------------------
+
+    def _do(self, action: Action) -> None:
+        phase = self._phase
+        kind = action.kind
+        if phase is PLAY_PHASE and kind == "play":
+            self._play(action.mask)
+            return
+        if phase is OVER:
+            raise IllegalActionError("the game is over")
+        expected = {BID_PHASE: "bid", SOOLI_PHASE: "sooli or pass", DISCARD_PHASE: "discard",
+                    GIVE_PHASE: "give", PLAY_PHASE: "play"}[phase]
+        if phase is BID_PHASE and kind == "bid":
+            self._bid(action)
+        elif phase is SOOLI_PHASE and kind in ("sooli", "pass"):
+            self._answer_sooli(action)
+        elif phase is DISCARD_PHASE and kind == "discard":
+            self._put_away(action)
+        elif phase is GIVE_PHASE and kind == "give":
+            self._give(action)
+        else:
+            raise IllegalActionError(
+                f"{action} is not possible now: seat {self._turn} must {expected}"
+            )
+
+    def _require_in_hand(self, seat: int, mask: int, what: str) -> None:
+        if not self._hands[seat] & mask:
+            raise IllegalActionError(f"seat {seat} cannot {what} {_card(mask)}: not in hand")
+
+    def _bid(self, action: Action) -> None:
+        seat: int = self._turn  # type: ignore[assignment]
+        hand = self._hands[seat]
+        if self.game.options["bid_cards"]:
+            if action.card is not None:
+                raise IllegalActionError(
+                    "bids are made with bidding cards in this game: 'bid rami' or 'bid nolo'"
+                )
+        elif action.card is not None:
+            self._require_in_hand(seat, action.mask, "bid")
+            if not action.mask & BID_ALLOWED:
+                raise IllegalActionError(
+                    f"{action.card} may not be a bid card: 2s and court cards (K, Q, J) are not allowed"
+                )
+        else:
+            colour, name = (RED, "red") if action.args[0] == "rami" else (BLACK, "black")
+            if hand & BID_ALLOWED & colour:
+                raise IllegalActionError(
+                    f"{action} aloud is only allowed without a {name} bid card; "
+                    f"seat {seat} holds one"
+                )
+        self._bids.append((seat, action))
+        if len(self._bids) < 4:
+            self._turn = (seat + 1) % 4
+            return
+        self._reveal()
+
+    def _reveal(self) -> None:
+        """Show the bids in order; the first rami stops the showing and declares."""
+        for i, (seat, bid) in enumerate(self._bids):
+            self._revealed = i + 1
+            if bid.mask & RED or bid.args[0] == "rami":
+                self._contract = "rami"
+                self._declarer = seat
+                break
+        if self._contract is None:
+            self._contract = "nolo"
+            self._start_play((self._dealer + 1) % 4)
+        elif self.game.options["sooli"]:
+            self._phase = SOOLI_PHASE
+            self._turn = (self._declarer + 1) % 4  # type: ignore[operator]
+        else:
+            self._start_play((self._declarer + 3) % 4)  # type: ignore[operator]
+
+    def _answer_sooli(self, action: Action) -> None:
+        seat: int = self._turn  # type: ignore[assignment]
+        self._sooli_answers.append((seat, action))
+        declarer: int = self._declarer  # type: ignore[assignment]
+        if action is SOOLI:
+            self._contract = "sooli"
+            self._soloist = seat
+            self._phase = DISCARD_PHASE
+        elif seat == (declarer + 1) % 4:
+            self._turn = (declarer + 3) % 4
+        else:
+            self._start_play((declarer + 3) % 4)
+
+    def _put_away(self, action: Action) -> None:
+        seat: int = self._turn  # type: ignore[assignment]
+        self._require_in_hand(seat, action.mask, "put away")
+        self._hands[seat] ^= action.mask
+        self._discard = action.mask
+        self._phase = GIVE_PHASE
+        self._turn = (seat + 2) % 4
+
+    def _give(self, action: Action) -> None:
+        seat: int = self._turn  # type: ignore[assignment]
+        self._require_in_hand(seat, action.mask, "give")
+        self._hands[seat] ^= action.mask
+        self._hands[(seat + 2) % 4] |= action.mask
+        self._given = action.mask
+        self._start_play(self._declarer)  # type: ignore[arg-type]
+
+    def _start_play(self, leader: int) -> None:
+        self._phase = PLAY_PHASE
+        self._set_order(leader)
+
+    def _set_order(self, leader: int) -> None:
+        soloist = self._soloist
+        if soloist is None:
+            self._order = (leader, (leader + 1) % 4, (leader + 2) % 4, (leader + 3) % 4)
+        else:
+            self._order = (leader, (leader + 2) % 4, soloist)
+        self._turn = leader
+
+    def _play(self, bit: int) -> None:
+        seat: int = self._turn  # type: ignore[assignment]
+        hand = self._hands[seat]
+        if not hand & bit:
+            self._require_in_hand(seat, bit, "play")
+        trick = self._trick
+        if trick:
+            lead = self._lead_mask
+            if not bit & lead:
+                if hand & lead:
+                    raise IllegalActionError(
+                        f"must follow suit: seat {seat} holds {DECK.suits[3 - (lead.bit_length() - 1) // 16].name}"
+                        f" and cannot play {_card(bit)}"
+                    )
+                self._voids[seat] |= lead
+        else:
+            self._lead_mask = SUIT_MASKS[(bit.bit_length() - 1) >> 4]
+        self._hands[seat] = hand ^ bit
+        trick.append((seat, bit))
+        order = self._order
+        if len(trick) < len(order):
+            self._turn = order[len(trick)]
+            return
+        self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        trick = self._trick
+        lead = self._lead_mask
+        best = 0
+        for _, bit in trick:
+            if bit & lead:
+                best |= bit
+        if self._soloist is not None and best & ACES and best & ~ACES:
+            best &= ~ACES  # sooli: the ace is the lowest card
+        top = 1 << (best.bit_length() - 1)
+        winner = next(s for s, b in trick if b == top)
+        self._won[winner] += 1
+        self._tricks.append((self._order[0], tuple(trick), winner))
+        self._trick = []
+        if self._hand_finished(winner):
+            self._finish_hand()
+        else:
+            self._set_order(winner)
+
+    def _hand_finished(self, winner: int) -> bool:
+        if len(self._tricks) == TRICKS:
+            return True
+        if self._soloist is not None:
+            return winner == self._soloist
+        if not self.game.options["early_end"] or self.game.options["reset_keeps_points"]:
+            return False
+        rising = self.nousussa
+        if rising is None:
+            return False
+        won = self._won
+        side_tricks = (won[0] + won[2], won[1] + won[3])
+        if self._contract == "rami":
+            certain = side_tricks[1 - rising] >= 7
+        else:
+            certain = side_tricks[rising] >= 7
+        if certain:
+            self._early_end = True
+        return certain
+
+    # -- scoring ---------------------------------------------------------------
+
+    def side_tricks(self) -> tuple[int, int]:
+        """Tricks each side has taken in this hand."""
+        won = self._won
+        return (won[0] + won[2], won[1] + won[3])
+
+    def _contract_points(self) -> list[int]:
+        """What the hand scores for each side under its contract."""
+        tricks = self.side_tricks()
+        points = [0, 0]
+        if self._contract == "rami":
+            d = self._declarer % 2  # type: ignore[operator]
+            if tricks[d] >= 7:
+                points[d] = 4 * (tricks[d] - 6)
+            else:
+                points[1 - d] = 8 * (tricks[1 - d] - 6)
+        elif self._contract == "nolo":
+            fewer = 0 if tricks[0] < tricks[1] else 1
+            points[fewer] = 4 * (7 - tricks[fewer])
+        else:
+            s = self._soloist % 2  # type: ignore[operator]
+            if self._won[self._soloist] == 0:  # type: ignore[index]
+                points[s] = 24
+            else:
+                points[1 - s] = 24
+        return points
+
+    def _finish_hand(self) -> None:
+        opts = self.game.options
+        points = self._contract_points()
+        scorer = 0 if points[0] else 1
+        rising = self.nousussa
+        scores = self._scores
+        kept = rising is None or rising == scorer or opts["reset_keeps_points"]
+        if kept:
+            if rising is not None and rising != scorer:
+                scores[rising] = 0
+            scores[scorer] += points[scorer]
+            self._totals[scorer] += points[scorer]
+        else:
+            scores[0] = scores[1] = 0
+        self._hand_points = points
+        played = self._start["hand_number"] + 1
+        over = False
+        if max(scores) >= opts["target"]:
+            self._winner = 0 if scores[0] >= opts["target"] else 1
+            over = True
+        elif opts["hand_limit"] and played >= opts["hand_limit"]:
+            lost = rising is not None and rising != scorer
+            if lost or self.nousussa is None:
+                over = True
+                totals = self._totals
+                if totals[0] == totals[1]:
+                    self._draw = True
+                else:
+                    self._winner = 0 if totals[0] > totals[1] else 1
+        result = {
+            "contract": self._contract,
+            "declarer": self._declarer,
+            "soloist": self._soloist,
+            "tricks": list(self.side_tricks()),
+            "points": points,
+            "kept": kept,
+            "early_end": self._early_end,
+            "scores": list(scores),
+        }
+        self._previous = dict(result, last_trick=self._trick_json(self._tricks[-1]))
+        if over or self.single_hand:
+            self._phase = OVER
+            self._turn = None
+            result["match_over"] = over
+        self._end_hand(result)
+
+    # -- what a seat may know ----------------------------------------------------------
+
+    @staticmethod
+    def _trick_json(trick: tuple[int, tuple[tuple[int, int], ...], int]) -> JSON:
+        leader, cards, winner = trick
+        return {"leader": leader, "cards": [[s, _card(b).text] for s, b in cards], "winner": winner}
+
+    def _bid_json(self, index: int, viewer: int | None) -> JSON:
+        seat, bid = self._bids[index]
+        shown = self._bid_visible(index, -1 if viewer is None else viewer)
+        return {"seat": seat, "bid": bid.text[4:] if shown else None,
+                "revealed": index < self._revealed}
+
+    def observation(self, seat: int | None) -> JSON:
+        """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
+        opts = self.game.options
+        own = self._hands[seat] if seat is not None else 0
+        partner_out = (self._soloist + 2) % 4 if self._soloist is not None else None
+        obs: JSON = {
+            "game": self.game.name,
+            "seat": seat,
+            "hand_number": self._start["hand_number"],
+            "dealer": self._dealer,
+            "phase": self._phase,
+            "current_player": self._turn,
+            "scores": list(self._scores),
+            "nousussa": self.nousussa,
+            "hand": [c.text for c in DECK.sorted(DECK.cards_of(own))],
+            "hand_sizes": [popcount(m) for m in self._hands],
+            "bids": [self._bid_json(i, seat) for i in range(len(self._bids))],
+            "contract": self._contract,
+            "declarer": self._declarer,
+            "sooli_answers": [[s, a.text] for s, a in self._sooli_answers],
+            "soloist": self._soloist,
+            "sitting_out": partner_out,
+            "trick": [[s, _card(b).text] for s, b in self._trick],
+            "tricks": [self._trick_json(t) for t in self._tricks],
+            "tricks_won": list(self._won),
+            "previous_hand": self._previous,
+            "winner": self._winner,
+            "draw": self._draw,
+        }
+        if opts["hand_limit"]:
+            obs["totals"] = list(self._totals)
+            obs["hand_limit"] = opts["hand_limit"]
+        if seat is not None and seat == self._soloist and self._discard:
+            obs["discard"] = _card(self._discard).text
+        if seat is not None and self._given and seat in (self._soloist, partner_out):
+            obs["given"] = _card(self._given).text
+        if seat is not None and seat == self._turn:
+            obs["legal_actions"] = [a.text for a in self.legal_actions()]
+        return obs
+
+    def sample_world(self, seat: int, rng: random.Random) -> TuppiState:
+        """A full state, consistent with everything ``seat`` knows, with the hidden cards dealt anew.
+
+        Known: the seat's own cards (and its discard or given card in sooli), every
+        played card, shown bid cards, voids shown by play, verbal bids (no allowed card
+        of that colour).  The hidden cards are dealt at random under those facts, hidden
+        bids are drawn anew from the sampled hands, and the hand is replayed; the world
+        then plays on with future deals of its own.
+        """
+        for _ in range(200):
+            world = self._try_world(seat, rng)
+            if world is not None:
+                return world
+        raise RuntimeError("could not sample a world consistent with the observation")
+
+    def _try_world(self, seat: int, rng: random.Random) -> TuppiState | None:
+        log = self._log[-1]
+        deal = log.deal
+        played = [0, 0, 0, 0]
+        for _, cards, _ in self._tricks:
+            for s, b in cards:
+                played[s] |= b
+        for s, b in self._trick:
+            played[s] |= b
+        soloist, partner = self._soloist, (self._soloist + 2) % 4 if self._soloist is not None else None
+        knows_discard = seat == soloist
+        knows_given = seat in (soloist, partner)
+        # Cards whose place the seat knows: its own, those played, shown bids, its discard/give.
+        fixed = [0, 0, 0, 0]
+        fixed[seat] = self._hands[seat]
+        for i, (s, bid) in enumerate(self._bids):
+            if i < self._revealed and bid.card is not None:
+                fixed[s] |= bid.mask & self._hands[s]
+        if knows_given and self._given:
+            fixed[soloist] |= self._given & self._hands[soloist]  # type: ignore[index]
+        known = 0
+        for s in range(4):
+            known |= fixed[s] | played[s]
+        if knows_discard:
+            known |= self._discard
+        if knows_given:
+            known |= self._given
+        pool = DECK.mask & ~known
+        forbidden = [0, 0, 0, 0]
+        if not self.game.options["bid_cards"]:
+            for s, bid in self._bids:
+                if bid.card is None:
+                    forbidden[s] |= BID_ALLOWED & (RED if bid.args[0] == "rami" else BLACK)
+        # Slots to fill: each other seat's unknown cards, and the unseen discard.
+        sizes, allowed = [], []
+        for s in range(4):
+            if s == seat:
+                continue
+            sizes.append(popcount(self._hands[s] & ~fixed[s]))
+            mask = pool & ~self._voids[s]
+            if s != soloist or knows_given or not self._given:
+                mask &= ~forbidden[s]
+            allowed.append(mask)
+        hidden_discard = bool(self._discard) and not knows_discard
+        if hidden_discard:
+            sizes.append(1)
+            allowed.append(pool & ~forbidden[soloist])  # type: ignore[index]
+        filled = fill_slots(pool, sizes, allowed, rng)
+        if filled is None:
+            return None
+        current = list(fixed)
+        others = [s for s in range(4) if s != seat]
+        for s, cards in zip(others, filled):
+            current[s] |= cards
+        discard = filled[-1] if hidden_discard else self._discard
+        given = self._given
+        if self._given and not knows_given:
+            candidates = [b for b in _bits(current[soloist] | played[soloist]) if not b & forbidden[partner]]  # type: ignore[index]
+            if not candidates:
+                return None
+            given = rng.choice(candidates)
+        hands = [current[s] | played[s] for s in range(4)]
+        if self._given:
+            hands[soloist] = (hands[soloist] | discard) & ~given  # type: ignore[index]
+            hands[partner] |= given  # type: ignore[index]
+        elif self._discard:
+            hands[soloist] |= discard  # type: ignore[index]
+        for s in range(4):
+            if hands[s] & forbidden[s]:
+                return None
+        assert all(popcount(h) == 13 for h in hands) and sum(hands) == DECK.mask, "world is not a deal"
+        actions = []
+        bid_index = 0
+        for a in log.actions:
+            if a.kind == "bid":
+                bidder, _ = self._bids[bid_index]
+                if not self._bid_visible(bid_index, seat):
+                    a = self._sample_bid(hands[bidder], rng)
+                    if a is None:
+                        return None
+                bid_index += 1
+            elif a.kind == "discard" and not knows_discard:
+                a = DISCARD[discard]
+            elif a.kind == "give" and not knows_given:
+                a = GIVE[given]
+            actions.append(a)
+        world = object.__new__(TuppiState)
+        State.__init__(world, self.game, log.start, seed=rng.getrandbits(48), seeded=False,
+                       single_hand=self.single_hand, deal=hands)
+        try:
+            for a in actions:
+                world.apply(a)
+        except IllegalActionError:
+            return None
+        return world
+
+    def _bid_visible(self, index: int, viewer: int) -> bool:
+        seat, bid = self._bids[index]
+        verbal = bid.card is None and not self.game.options["bid_cards"]
+        return seat == viewer or index < self._revealed or verbal
+
+    def _sample_bid(self, hand: int, rng: random.Random) -> Action | None:
+        """A hidden bid drawn anew: any allowed card of the hand (either colour)."""
+        if self.game.options["bid_cards"]:
+            return rng.choice((BID_RAMI, BID_NOLO))
+        choices = _bits(hand & BID_ALLOWED)
+        return BID[rng.choice(choices)] if choices else None
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+Tuppi.state_class = TuppiState
+

@@ -1,0 +1,106 @@
+"""Dealing hidden cards under constraints, for ``sample_world`` in every game.
+
+A seat that samples a world knows where some cards are; the rest (the *pool*)
+must be dealt into *slots* (another seat's unknown cards, a face-down discard,
+a stock) of known sizes, each slot allowed only some cards (voids shown by
+play, a verbal bid's promise...).  :func:`fill_slots` deals the pool so that
+every slot gets exactly its size from its allowed cards, or says that it
+cannot.  It first tries a fast random deal, most constrained slot first; when
+that paints itself into a corner it falls back to an exact search (augmenting
+paths), so a consistent deal is always found when one exists.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+__all__ = ["fill_slots"]
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+def fill_slots(
+    pool: int, sizes: Sequence[int], allowed: Sequence[int], rng: random.Random
+) -> list[int] | None:
+    """Deal every card of ``pool`` into slots: slot ``i`` gets ``sizes[i]`` cards of ``allowed[i]``.
+
+    Returns one card mask per slot, or None when no such deal exists.  The
+    sizes must add up to the number of cards in the pool.
+    """
+    cards = _bits(pool)
+    if sum(sizes) != len(cards):
+        raise ValueError(f"slots hold {sum(sizes)} cards but the pool has {len(cards)}")
+    allowed = [a & pool for a in allowed]
+    for _ in range(3):
+        result = _greedy(cards, sizes, allowed, rng)
+        if result is not None:
+            return result
+    return _matching(cards, sizes, allowed, rng)
+
+
+def _greedy(
+    cards: list[int], sizes: Sequence[int], allowed: Sequence[int], rng: random.Random
+) -> list[int] | None:
+    """Random deal, most constrained slot first; None if it gets stuck."""
+    n = len(sizes)
+    remaining = 0
+    for b in cards:
+        remaining |= b
+    if all(a == remaining for a in allowed):
+        shuffled = cards[:]
+        rng.shuffle(shuffled)
+        out, pos = [], 0
+        for size in sizes:
+            m = 0
+            for b in shuffled[pos:pos + size]:
+                m |= b
+            out.append(m)
+            pos += size
+        return out
+    order = sorted(range(n), key=lambda i: (allowed[i].bit_count() - sizes[i], rng.random()))
+    out = [0] * n
+    for i in order:
+        choice = _bits(allowed[i] & remaining)
+        if len(choice) < sizes[i]:
+            return None
+        picked = rng.sample(choice, sizes[i])
+        for b in picked:
+            out[i] |= b
+            remaining ^= b
+    return out
+
+
+def _matching(
+    cards: list[int], sizes: Sequence[int], allowed: Sequence[int], rng: random.Random
+) -> list[int] | None:
+    """Exact: a bipartite matching of cards to slot places, found by augmenting paths."""
+    places = [i for i, size in enumerate(sizes) for _ in range(size)]
+    order = cards[:]
+    rng.shuffle(order)
+    owner: list[int | None] = [None] * len(places)  # place -> card index
+
+    def augment(ci: int, seen: set[int]) -> bool:
+        for p in rng.sample(range(len(places)), len(places)):
+            if p in seen or not allowed[places[p]] & order[ci]:
+                continue
+            seen.add(p)
+            if owner[p] is None or augment(owner[p], seen):  # type: ignore[arg-type]
+                owner[p] = ci
+                return True
+        return False
+
+    for ci in range(len(order)):
+        if not augment(ci, set()):
+            return None
+    out = [0] * len(sizes)
+    for p, ci in enumerate(owner):
+        out[places[p]] |= order[ci]  # type: ignore[index]
+    return out
