@@ -314,15 +314,12 @@ def deal_from_seed(seed: int, hand_number: int, deck: Deck, hand_sizes: Sequence
     """Deal hand ``hand_number`` of a match from its seed.
 
     Each hand has its own generator, seeded from ``(seed, hand_number)``, so any
-    hand's deal can be recomputed without the ones before it.  A Fisher-Yates
-    shuffle driven by ``random()`` keeps this fast and stable across Python
-    versions (Mersenne Twister output is).
+    hand's deal can be recomputed without the ones before it.  The deck is
+    ordered by one ``random()`` key per card: fast, and stable across Python
+    versions (seeding from text and Mersenne Twister output are).
     """
     rnd = random.Random(f"{seed}/{hand_number}").random
-    cards = [c.mask for c in deck.cards]
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(rnd() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
+    cards = sorted([c.mask for c in deck.cards], key=lambda _: rnd())
     masks = []
     pos = 0
     for size in hand_sizes:
@@ -439,7 +436,9 @@ class State:
                 deal = deal_from_seed(self.seed, number, self.game.deck, self.hand_sizes())
             else:
                 raise RuntimeError("no deal for the next hand: the state has no seed")
-        self._log.append(HandLog(start, deal))
+        log = HandLog(start, deal)
+        self._log.append(log)
+        self._actions = log.actions
         self._start_hand(start, deal)
 
     def _end_hand(self, result: JSON) -> None:
@@ -456,19 +455,27 @@ class State:
 
     # -- the public API ----------------------------------------------------------
 
-    def apply(self, action: Action | str) -> None:
-        """Apply an action or its text.
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply an action or its text; with ``seat``, also check that it is that seat's turn.
 
         Raises :class:`IllegalActionError` (a ``ValueError``) saying why it is not
         legal; the state is then unchanged.
         """
-        if action.__class__ is not Action:
-            if self.is_over():
-                raise IllegalActionError("the game is over")
-            action = self._parse(action)  # type: ignore[arg-type]
-        log = self._log[-1]
+        if action.__class__ is not Action or seat is not None:
+            action = self._check_input(action, seat)
+        actions = self._actions
         self._do(action)  # type: ignore[arg-type]
-        log.actions.append(action)  # type: ignore[arg-type]
+        actions.append(action)  # type: ignore[arg-type]
+
+    def _check_input(self, action: Action | str, seat: int | None) -> Action:
+        if self.is_over():
+            raise IllegalActionError("the game is over")
+        if seat is not None and seat != self.current_player:
+            raise IllegalActionError(
+                f"not your turn: seat {self.current_player} is to act, not seat {seat}")
+        if isinstance(action, Action):
+            return action
+        return self._parse(action)
 
     def undo(self) -> Action:
         """Take back the last action and return it; the state is exactly as before it."""
@@ -476,6 +483,7 @@ class State:
         if not log[-1].actions and len(log) > 1:
             log.pop()
         hand = log[-1]
+        self._actions = hand.actions
         if not hand.actions:
             raise IllegalActionError("nothing to undo")
         last = hand.actions.pop()
@@ -486,7 +494,7 @@ class State:
     def _replay_current(self) -> None:
         hand = self._log[-1]
         actions = hand.actions
-        hand.actions = []
+        hand.actions = self._actions = []
         self._start_hand(hand.start, hand.deal)
         for a in actions:
             self._do(a)
@@ -502,6 +510,7 @@ class State:
             elif type(value) is dict:
                 value = dict(value)
             d[key] = value
+        new._actions = new._log[-1].actions  # the current hand's list, not a copy of it
         return new
 
     @property

@@ -45,10 +45,51 @@ BID_ALLOWED = sum(1 << (16 * s + r) for s in range(4) for r in BID_RANKS)
 ACES = sum(1 << (16 * s + 14) for s in range(4))
 TRICKS = 13
 
-PLAY = {c.mask: Action.make("play", c) for c in DECK.cards}
-DISCARD = {c.mask: Action.make("discard", c) for c in DECK.cards}
-GIVE = {c.mask: Action.make("give", c) for c in DECK.cards}
-BID = {c.mask: Action.make("bid", c) for c in DECK.cards}
+
+
+_SUIT_SHIFTS = ((3, 48), (2, 32), (1, 16), (0, 0))
+
+
+class _CardActions:
+    """The actions of one kind (``play``, ``bid``...) for every card, and lists of them by mask.
+
+    Legal-action lists are built per suit from a 16-bit sub-mask and cached, so
+    turning a legal-card mask into a list costs a dict lookup per suit.
+    """
+
+    def __init__(self, kind: str) -> None:
+        self.by_mask = {c.mask: Action.make(kind, c) for c in DECK.cards}
+        self._by_suit: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(4)]
+
+    def __getitem__(self, mask: int) -> Action:
+        return self.by_mask[mask]
+
+    def in_suit(self, suit: int, sub: int) -> tuple[Action, ...]:
+        """The actions for the cards ``sub`` (bits within the suit), high card first."""
+        cached = self._by_suit[suit].get(sub)
+        if cached is None:
+            base = 16 * suit
+            cached = tuple(self.by_mask[1 << (base + r)] for r in range(15, -1, -1) if sub >> r & 1)
+            self._by_suit[suit][sub] = cached
+        return cached
+
+    def of(self, mask: int) -> list[Action]:
+        """The actions for a card mask, in display order (spades, hearts, diamonds, clubs)."""
+        out: list[Action] = []
+        by_suit = self._by_suit
+        for suit, shift in _SUIT_SHIFTS:
+            sub = (mask >> shift) & 0xFFFF
+            if sub:
+                cached = by_suit[suit].get(sub)
+                out += cached if cached is not None else self.in_suit(suit, sub)
+        return out
+
+
+PLAY = _CardActions("play")
+DISCARD = _CardActions("discard")
+GIVE = _CardActions("give")
+BID = _CardActions("bid")
+_PLAY_BY_SUIT = PLAY._by_suit
 BID_RAMI = Action.make("bid", "rami")
 BID_NOLO = Action.make("bid", "nolo")
 SOOLI = Action.make("sooli")
@@ -59,29 +100,6 @@ WORDS = ("rami", "nolo")
 BID_PHASE, SOOLI_PHASE, DISCARD_PHASE, GIVE_PHASE, PLAY_PHASE, OVER = (
     "bid", "sooli", "discard", "give", "play", "over",
 )
-
-# Legal-action lists by (suit, 16-bit sub-mask), filled lazily; high card first.
-_BY_SUIT: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(4)]
-
-
-def _actions_of(table: dict[int, Action], mask: int) -> list[Action]:
-    """The actions of a card mask in display order (spades, hearts, diamonds, clubs; high first)."""
-    out: list[Action] = []
-    for s in (3, 2, 1, 0):
-        sub = (mask >> (16 * s)) & 0xFFFF
-        if sub:
-            if table is PLAY:
-                cached = _BY_SUIT[s].get(sub)
-                if cached is None:
-                    cached = tuple(
-                        table[1 << (16 * s + r)] for r in range(15, -1, -1) if sub >> r & 1
-                    )
-                    _BY_SUIT[s][sub] = cached
-                out += cached
-            else:
-                out += [table[1 << (16 * s + r)] for r in range(15, -1, -1) if sub >> r & 1]
-    return out
-
 
 def _card(mask: int) -> Card:
     return DECK.by_index[mask.bit_length() - 1]
@@ -210,6 +228,7 @@ class TuppiState(State):
         self._discard: int = 0
         self._given: int = 0
         self._trick: list[tuple[int, int]] = []
+        self._trick_mask = 0
         self._lead_mask = 0
         self._order: tuple[int, ...] = ()
         self._tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
@@ -287,16 +306,20 @@ class TuppiState(State):
         if phase is PLAY_PHASE:
             hand = self._hands[self._turn]  # type: ignore[index]
             if self._trick:
-                follow = hand & self._lead_mask
+                lead = self._lead_mask
+                follow = hand & lead
                 if follow:
-                    hand = follow
-            return _actions_of(PLAY, hand)
+                    suit = (lead.bit_length() - 1) >> 4
+                    sub = follow >> (suit << 4)
+                    cached = _PLAY_BY_SUIT[suit].get(sub)
+                    return list(cached if cached is not None else PLAY.in_suit(suit, sub))
+            return PLAY.of(hand)
         if phase is BID_PHASE:
             if self.game.options["bid_cards"]:
                 return [BID_RAMI, BID_NOLO]
             hand = self._hands[self._turn]  # type: ignore[index]
             allowed = hand & BID_ALLOWED
-            out = _actions_of(BID, allowed)
+            out = BID.of(allowed)
             if not allowed & RED:
                 out.append(BID_RAMI)
             if not allowed & BLACK:
@@ -305,18 +328,10 @@ class TuppiState(State):
         if phase is SOOLI_PHASE:
             return [SOOLI, PASS]
         if phase is DISCARD_PHASE:
-            return _actions_of(DISCARD, self._hands[self._turn])  # type: ignore[index]
+            return DISCARD.of(self._hands[self._turn])  # type: ignore[index]
         if phase is GIVE_PHASE:
-            return _actions_of(GIVE, self._hands[self._turn])  # type: ignore[index]
+            return GIVE.of(self._hands[self._turn])  # type: ignore[index]
         return []
-
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
-        """Apply an action (or its text).  With ``seat``, also check that it is that seat's turn."""
-        if seat is not None and seat != self._turn:
-            if self._turn is None:
-                raise IllegalActionError("the game is over")
-            raise IllegalActionError(f"not your turn: seat {self._turn} is to act, not seat {seat}")
-        super().apply(action)
 
     def _parse(self, text: str) -> Action:
         action = parse_action(text, DECK, KINDS, WORDS)
@@ -340,8 +355,7 @@ class TuppiState(State):
         phase = self._phase
         kind = action.kind
         if phase is PLAY_PHASE and kind == "play":
-            self._play(action.mask)
-            return
+            return self._play(action.mask)
         if phase is OVER:
             raise IllegalActionError("the game is over")
         expected = {BID_PHASE: "bid", SOOLI_PHASE: "sooli or pass", DISCARD_PHASE: "discard",
@@ -446,11 +460,14 @@ class TuppiState(State):
             self._order = (leader, (leader + 1) % 4, (leader + 2) % 4, (leader + 3) % 4)
         else:
             self._order = (leader, (leader + 2) % 4, soloist)
+        self._trick_size = len(self._order)
         self._turn = leader
 
     def _play(self, bit: int) -> None:
+        """Play a card: the hot path of every playout, so it is written for speed."""
         seat: int = self._turn  # type: ignore[assignment]
-        hand = self._hands[seat]
+        hands = self._hands
+        hand = hands[seat]
         if not hand & bit:
             self._require_in_hand(seat, bit, "play")
         trick = self._trick
@@ -458,35 +475,35 @@ class TuppiState(State):
             lead = self._lead_mask
             if not bit & lead:
                 if hand & lead:
+                    suit = DECK.suits[3 - (lead.bit_length() - 1) // 16].name
                     raise IllegalActionError(
-                        f"must follow suit: seat {seat} holds {DECK.suits[3 - (lead.bit_length() - 1) // 16].name}"
-                        f" and cannot play {_card(bit)}"
+                        f"must follow suit: seat {seat} holds {suit} and cannot play {_card(bit)}"
                     )
                 self._voids[seat] |= lead
         else:
             self._lead_mask = SUIT_MASKS[(bit.bit_length() - 1) >> 4]
-        self._hands[seat] = hand ^ bit
+        hands[seat] = hand ^ bit
         trick.append((seat, bit))
-        order = self._order
-        if len(trick) < len(order):
-            self._turn = order[len(trick)]
-            return
-        self._finish_trick()
+        self._trick_mask |= bit
+        n = len(trick)
+        if n < self._trick_size:
+            self._turn = self._order[n]
+        else:
+            self._finish_trick()
 
     def _finish_trick(self) -> None:
         trick = self._trick
-        lead = self._lead_mask
-        best = 0
-        for _, bit in trick:
-            if bit & lead:
-                best |= bit
+        best = self._trick_mask & self._lead_mask
         if self._soloist is not None and best & ACES and best & ~ACES:
             best &= ~ACES  # sooli: the ace is the lowest card
         top = 1 << (best.bit_length() - 1)
-        winner = next(s for s, b in trick if b == top)
+        for winner, b in trick:
+            if b == top:
+                break
         self._won[winner] += 1
         self._tricks.append((self._order[0], tuple(trick), winner))
         self._trick = []
+        self._trick_mask = 0
         if self._hand_finished(winner):
             self._finish_hand()
         else:

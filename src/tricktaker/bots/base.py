@@ -1,0 +1,90 @@
+"""The bot interface: what a bot may see (a :class:`View`) and what it must do (:class:`Bot`).
+
+A bot never holds the :class:`~tricktaker.engine.State`.  The state knows every
+hand, so a bot that could reach it could cheat, even by accident.  Instead the
+referee (the CLI, the arena, a test) builds a :class:`View` for the seat to act:
+that seat's observation, its legal actions, and a sampler that deals the hidden
+cards anew consistently with what the seat knows.  Search bots (PIMC, ISMCTS)
+plan on those sampled worlds; simple bots read the observation.
+
+Nothing here is specific to one game, so every game works with every bot.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..engine import Action, Game, State
+
+__all__ = ["Bot", "View", "view_of"]
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything one seat may know at one moment, and nothing more.
+
+    ``observation`` is ``state.observation(seat)``; ``legal_actions`` is the
+    state's legal actions when this seat is to act, else empty.  ``game`` is the
+    rule set (its options are public knowledge).  The state itself is kept out
+    of reach: :meth:`sample_world` calls a private closure over a snapshot taken
+    when the view was made, so a view stays valid however the real game moves
+    on, and its worlds never depend on later actions.
+    """
+
+    seat: int
+    observation: dict[str, Any]
+    legal_actions: list[Action]
+    game: Game
+    _sampler: Callable[[random.Random], State] = field(repr=False, compare=False)
+
+    def sample_world(self, rng: random.Random) -> State:
+        """A full state consistent with this seat's knowledge, hidden cards dealt from ``rng``.
+
+        Each call returns a new, independent state that the caller may play on
+        freely; the real game is not affected.
+        """
+        return self._sampler(rng)
+
+    @property
+    def to_act(self) -> bool:
+        """True when this seat must act now (it has legal actions)."""
+        return bool(self.legal_actions)
+
+
+def view_of(state: State, seat: int) -> View:
+    """The view of ``state`` that ``seat`` is entitled to.
+
+    The sampler closes over a clone, not ``state`` itself: applying further
+    actions to ``state`` must not change what an existing view samples.
+    """
+    if not isinstance(seat, int) or not 0 <= seat < state.num_players:
+        raise ValueError(f"seat must be 0..{state.num_players - 1}, not {seat!r}")
+    snapshot = state.clone()
+
+    def sampler(rng: random.Random) -> State:
+        return snapshot.sample_world(seat, rng)
+
+    legal = state.legal_actions() if state.current_player == seat else []
+    return View(seat, state.observation(seat), legal, state.game, sampler)
+
+
+class Bot(ABC):
+    """A player program.  Subclasses set ``name`` and implement :meth:`act`.
+
+    A bot may keep memory between calls (a random generator, a search tree),
+    but it learns about the game only from the views it is given.
+    """
+
+    name: ClassVar[str]
+    """The registry name, as ``make_bot`` and ``tricktaker play --bots`` take it."""
+
+    @abstractmethod
+    def act(self, view: View) -> Action:
+        """Choose one of ``view.legal_actions``."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
