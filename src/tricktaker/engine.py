@@ -289,7 +289,7 @@ class Game:
             raise OptionError(f"a {self.name} deal has {self.num_players} hands")
         masks: list[int] = []
         seen = 0
-        for seat, hand in enumerate(deal):
+        for hand in deal:
             cards = self.deck.cards_from_text(hand) if isinstance(hand, str) else [
                 c if isinstance(c, Card) else self.deck.card(c) for c in hand
             ]
@@ -461,11 +461,13 @@ class State:
         Raises :class:`IllegalActionError` (a ``ValueError``) saying why it is not
         legal; the state is then unchanged.
         """
-        if action.__class__ is not Action or seat is not None:
-            action = self._check_input(action, seat)
+        if action.__class__ is Action and seat is None:
+            act = action
+        else:
+            act = self._check_input(action, seat)
         actions = self._actions
-        self._do(action)  # type: ignore[arg-type]
-        actions.append(action)  # type: ignore[arg-type]
+        self._do(act)
+        actions.append(act)
 
     def _check_input(self, action: Action | str, seat: int | None) -> Action:
         if self.is_over():
@@ -525,4 +527,5 @@ class State:
         return dump(self)
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.game!r} hand {self.hand_number + 1}, to act: {self.current_player}>"
+        return (f"<{type(self).__name__} {self.game!r} hand {self.hand_number + 1}, "
+                f"to act: {self.current_player}>")

@@ -92,7 +92,8 @@ def _matching(
             if p in seen or not allowed[places[p]] & order[ci]:
                 continue
             seen.add(p)
-            if owner[p] is None or augment(owner[p], seen):  # type: ignore[arg-type]
+            holder = owner[p]
+            if holder is None or augment(holder, seen):
                 owner[p] = ci
                 return True
         return False
@@ -101,6 +102,7 @@ def _matching(
         if not augment(ci, set()):
             return None
     out = [0] * len(sizes)
-    for p, ci in enumerate(owner):
-        out[places[p]] |= order[ci]  # type: ignore[index]
+    for p, holder in enumerate(owner):
+        assert holder is not None
+        out[places[p]] |= order[holder]
     return out

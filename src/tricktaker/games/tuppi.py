@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from ..cards import ANGLO_52, CLUBS, DIAMONDS, HEARTS, SPADES, Card, popcount
 from ..engine import (
@@ -333,6 +332,20 @@ class TuppiState(State):
             return GIVE.of(self._hands[self._turn])  # type: ignore[index]
         return []
 
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply an action or its text; see :meth:`State.apply`.
+
+        Playing a card takes a short cut past the general dispatch: it is most of
+        every playout, and self-play speed is a feature.
+        """
+        if self._phase is PLAY_PHASE and isinstance(action, Action) and seat is None:
+            if action.kind == "play":
+                actions = self._actions
+                self._play(action.mask)
+                actions.append(action)
+                return
+        State.apply(self, action, seat)
+
     def _parse(self, text: str) -> Action:
         action = parse_action(text, DECK, KINDS, WORDS)
         kind, args = action.kind, action.args
@@ -497,9 +510,7 @@ class TuppiState(State):
         if self._soloist is not None and best & ACES and best & ~ACES:
             best &= ~ACES  # sooli: the ace is the lowest card
         top = 1 << (best.bit_length() - 1)
-        for winner, b in trick:
-            if b == top:
-                break
+        winner = next(s for s, b in trick if b == top)
         self._won[winner] += 1
         self._tricks.append((self._order[0], tuple(trick), winner))
         self._trick = []
@@ -673,7 +684,6 @@ class TuppiState(State):
 
     def _try_world(self, seat: int, rng: random.Random) -> TuppiState | None:
         log = self._log[-1]
-        deal = log.deal
         played = [0, 0, 0, 0]
         for _, cards, _ in self._tricks:
             for s, b in cards:
@@ -723,8 +733,8 @@ class TuppiState(State):
             return None
         current = list(fixed)
         others = [s for s in range(4) if s != seat]
-        for s, cards in zip(others, filled):
-            current[s] |= cards
+        for s, got in zip(others, filled[: len(others)], strict=True):
+            current[s] |= got
         discard = filled[-1] if hidden_discard else self._discard
         given = self._given
         if self._given and not knows_given:
@@ -748,9 +758,10 @@ class TuppiState(State):
             if a.kind == "bid":
                 bidder, _ = self._bids[bid_index]
                 if not self._bid_visible(bid_index, seat):
-                    a = self._sample_bid(hands[bidder], rng)
-                    if a is None:
+                    sampled = self._sample_bid(hands[bidder], rng)
+                    if sampled is None:
                         return None
+                    a = sampled
                 bid_index += 1
             elif a.kind == "discard" and not knows_discard:
                 a = DISCARD[discard]
