@@ -17,6 +17,7 @@ before it mutates), legal actions, observations and scoring.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -313,13 +314,19 @@ class Game:
 def deal_from_seed(seed: int, hand_number: int, deck: Deck, hand_sizes: Sequence[int]) -> list[int]:
     """Deal hand ``hand_number`` of a match from its seed.
 
-    Each hand has its own generator, seeded from ``(seed, hand_number)``, so any
-    hand's deal can be recomputed without the ones before it.  The deck is
-    ordered by one ``random()`` key per card: fast, and stable across Python
-    versions (seeding from text and Mersenne Twister output are).
+    The shuffle is a Fisher-Yates shuffle of the deck (in display order) driven
+    by one 512-bit number, the SHA-512 digest of ``"{seed}/{hand_number}"``:
+    position ``i`` (from the last down) swaps with ``x mod (i + 1)``, then
+    ``x //= i + 1``.  52! is below 2**226, so every deal is as likely as any
+    other to within 2**-286.  Each hand depends only on the seed and its number,
+    the rule is easy to reproduce in any language, and it is fast.  Seat 0 gets
+    the first ``hand_sizes[0]`` cards, and so on.
     """
-    rnd = random.Random(f"{seed}/{hand_number}").random
-    cards = sorted([c.mask for c in deck.cards], key=lambda _: rnd())
+    x = int.from_bytes(hashlib.sha512(f"{seed}/{hand_number}".encode()).digest(), "big")
+    cards = [c.mask for c in deck.cards]
+    for i in range(len(cards) - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
     masks = []
     pos = 0
     for size in hand_sizes:
@@ -483,7 +490,9 @@ class State:
         """Take back the last action and return it; the state is exactly as before it."""
         log = self._log
         if not log[-1].actions and len(log) > 1:
-            log.pop()
+            # keep the popped hand's deal for when play reaches that hand again
+            # (an unseeded record's later deals exist nowhere else)
+            self._pending_deals.insert(0, log.pop().deal)
         hand = log[-1]
         self._actions = hand.actions
         if not hand.actions:

@@ -95,6 +95,11 @@ SOOLI = Action.make("sooli")
 PASS = Action.make("pass")
 KINDS = ("play", "bid", "sooli", "pass", "discard", "give")
 WORDS = ("rami", "nolo")
+_PLAYS = frozenset(PLAY.by_mask.values())
+_VALID_ACTIONS = frozenset([*_PLAYS, *DISCARD.by_mask.values(), *GIVE.by_mask.values(),
+                            *BID.by_mask.values(), BID_RAMI, BID_NOLO, SOOLI, PASS])
+"""Every well-formed Tuppi action: a hand-built Action outside it (``play`` with two
+cards or none, ``bid foo``...) is rejected as malformed, like its text would be."""
 
 BID_PHASE, SOOLI_PHASE, DISCARD_PHASE, GIVE_PHASE, PLAY_PHASE, OVER = (
     "bid", "sooli", "discard", "give", "play", "over",
@@ -339,7 +344,7 @@ class TuppiState(State):
         every playout, and self-play speed is a feature.
         """
         if self._phase is PLAY_PHASE and isinstance(action, Action) and seat is None:
-            if action.kind == "play":
+            if action in _PLAYS:
                 actions = self._actions
                 self._play(action.mask)
                 actions.append(action)
@@ -365,6 +370,8 @@ class TuppiState(State):
     # -- applying actions ----------------------------------------------------------
 
     def _do(self, action: Action) -> None:
+        if action not in _VALID_ACTIONS:
+            raise IllegalActionError(f"{action.text!r} is malformed: not an action of Tuppi")
         phase = self._phase
         kind = action.kind
         if phase is PLAY_PHASE and kind == "play":
