@@ -157,6 +157,7 @@ class Deck:
         self.cards: tuple[Card, ...] = tuple(
             family[(s.index, v)] for s in suits for v in self.rank_values
         )
+        self.masks: tuple[int, ...] = tuple(c.mask for c in self.cards)
         self.by_index: dict[int, Card] = {c.index: c for c in self.cards}
         self.mask = sum(c.mask for c in self.cards)
         self._by_text: dict[str, Card] = {c.text.upper(): c for c in self.cards}

@@ -323,17 +323,14 @@ def deal_from_seed(seed: int, hand_number: int, deck: Deck, hand_sizes: Sequence
     the first ``hand_sizes[0]`` cards, and so on.
     """
     x = int.from_bytes(hashlib.sha512(f"{seed}/{hand_number}".encode()).digest(), "big")
-    cards = [c.mask for c in deck.cards]
+    cards = list(deck.masks)
     for i in range(len(cards) - 1, 0, -1):
         x, j = divmod(x, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     masks = []
     pos = 0
     for size in hand_sizes:
-        m = 0
-        for bit in cards[pos : pos + size]:
-            m |= bit
-        masks.append(m)
+        masks.append(sum(cards[pos : pos + size]))  # distinct bits: the sum is the union
         pos += size
     return masks
 

@@ -343,12 +343,12 @@ class TuppiState(State):
         Playing a card takes a short cut past the general dispatch: it is most of
         every playout, and self-play speed is a feature.
         """
-        if self._phase is PLAY_PHASE and isinstance(action, Action) and seat is None:
-            if action in _PLAYS:
-                actions = self._actions
-                self._play(action.mask)
-                actions.append(action)
-                return
+        if self._phase is PLAY_PHASE and seat is None and action in _PLAYS:
+            assert isinstance(action, Action)
+            actions = self._actions
+            self._play(action.mask)
+            actions.append(action)
+            return
         State.apply(self, action, seat)
 
     def _parse(self, text: str) -> Action:
@@ -517,19 +517,22 @@ class TuppiState(State):
         if self._soloist is not None and best & ACES and best & ~ACES:
             best &= ~ACES  # sooli: the ace is the lowest card
         top = 1 << (best.bit_length() - 1)
-        winner = next(s for s, b in trick if b == top)
+        winner = 0
+        for seat, bit in trick:
+            if bit == top:
+                winner = seat
+                break
         self._won[winner] += 1
         self._tricks.append((self._order[0], tuple(trick), winner))
         self._trick = []
         self._trick_mask = 0
-        if self._hand_finished(winner):
+        if len(self._tricks) == TRICKS or self._hand_finished(winner):
             self._finish_hand()
         else:
             self._set_order(winner)
 
     def _hand_finished(self, winner: int) -> bool:
-        if len(self._tricks) == TRICKS:
-            return True
+        """Whether the hand ends before its 13th trick: sooli lost, or early end."""
         if self._soloist is not None:
             return winner == self._soloist
         if not self.game.options["early_end"] or self.game.options["reset_keeps_points"]:
