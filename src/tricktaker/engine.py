@@ -159,6 +159,8 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    allowed: str = ""
+    """How to describe the allowed values when the range alone does not say it."""
 
     def check(self, value: Any) -> Any:
         """Return the value if allowed, else raise :class:`OptionError` saying what is allowed."""
@@ -183,6 +185,8 @@ class Option:
 
     def describe(self) -> str:
         """The allowed values as text, for ``tricktaker rules``."""
+        if self.allowed:
+            return self.allowed
         if self.choices is not None:
             return " | ".join(map(str, self.choices))
         if isinstance(self.default, bool):
@@ -423,7 +427,7 @@ class State:
     def is_over(self) -> bool:
         raise NotImplementedError
 
-    def observation(self, seat: int) -> JSON:
+    def observation(self, seat: int | None) -> JSON:
         raise NotImplementedError
 
     def sample_world(self, seat: int, rng: random.Random) -> State:

@@ -102,7 +102,11 @@ def load(text: str | bytes | JSON) -> State:
         game = new_game(name, **options)
     except OptionError as exc:
         raise RecordError(f"record: {exc}") from None
-    game.preset = data.get("preset") if isinstance(data.get("preset"), str) else None
+    preset = data.get("preset")
+    if preset is not None and (not isinstance(preset, str) or preset not in game.PRESETS):
+        raise RecordError(f"record: unknown preset {preset!r} for {name} "
+                          f"(presets: {', '.join(game.PRESETS)})")
+    game.preset = preset
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise RecordError("record: field 'seed' must be a whole number or null")

@@ -129,7 +129,8 @@ class Tuppi(Game):
                "End a hand as soon as the nousussa side is certain to lose it."),
         Option("hand_limit", 0,
                "Tournament hand limit: 0 = none, else 16..24 hands, then the match is "
-               "extended until the nousussa side loses a hand.", minimum=0, maximum=24),
+               "extended until the nousussa side loses a hand.", minimum=0, maximum=24,
+               allowed="0 | 16..24"),
     )
     PRESETS = {
         "club": {},
