@@ -494,6 +494,7 @@ class State:
             # keep the popped hand's deal for when play reaches that hand again
             # (an unseeded record's later deals exist nowhere else)
             self._pending_deals.insert(0, log.pop().deal)
+            log[-1] = log[-1].copy()  # finished hands may be shared with clones
         hand = log[-1]
         self._actions = hand.actions
         if not hand.actions:
@@ -513,16 +514,24 @@ class State:
             hand.actions.append(a)
 
     def clone(self: S) -> S:
-        """An independent copy."""
+        """An independent copy.
+
+        Finished hands of the log are shared, not copied: nothing changes them
+        (``undo`` copies a finished hand before reopening it), so a clone costs
+        the same late in a long match as early.
+        """
         new = object.__new__(type(self))
         d = new.__dict__
         for key, value in self.__dict__.items():
             if type(value) is list:
-                value = [v.copy() if type(v) in (list, dict, HandLog) else v for v in value]
+                value = [v.copy() if type(v) in (list, dict) else v for v in value]
             elif type(value) is dict:
                 value = dict(value)
             d[key] = value
-        new._actions = new._log[-1].actions  # the current hand's list, not a copy of it
+        log = list(self._log)
+        log[-1] = log[-1].copy()
+        new._log = log
+        new._actions = log[-1].actions  # the current hand's list, not a copy of it
         return new
 
     @property
