@@ -88,7 +88,8 @@ PLAY = _CardActions("play")
 DISCARD = _CardActions("discard")
 GIVE = _CardActions("give")
 BID = _CardActions("bid")
-_PLAY_BY_SUIT = PLAY._by_suit
+_FOLLOW: dict[int, tuple[Action, ...]] = {}
+"""Play actions by the cards of the suit led a seat holds (at most 4 x 8192 entries)."""
 BID_RAMI = Action.make("bid", "rami")
 BID_NOLO = Action.make("bid", "nolo")
 SOOLI = Action.make("sooli")
@@ -310,14 +311,12 @@ class TuppiState(State):
         phase = self._phase
         if phase is PLAY_PHASE:
             hand = self._hands[self._turn]  # type: ignore[index]
-            if self._trick:
-                lead = self._lead_mask
-                follow = hand & lead
-                if follow:
-                    suit = (lead.bit_length() - 1) >> 4
-                    sub = follow >> (suit << 4)
-                    cached = _PLAY_BY_SUIT[suit].get(sub)
-                    return list(cached if cached is not None else PLAY.in_suit(suit, sub))
+            follow = hand & self._lead_mask  # no lead yet: the mask is 0
+            if follow:
+                cached = _FOLLOW.get(follow)
+                if cached is None:
+                    cached = _FOLLOW[follow] = tuple(PLAY.of(follow))
+                return list(cached)
             return PLAY.of(hand)
         if phase is BID_PHASE:
             if self.game.options["bid_cards"]:
@@ -492,8 +491,8 @@ class TuppiState(State):
         if not hand & bit:
             self._require_in_hand(seat, bit, "play")
         trick = self._trick
-        if trick:
-            lead = self._lead_mask
+        lead = self._lead_mask
+        if lead:
             if not bit & lead:
                 if hand & lead:
                     suit = DECK.suits[3 - (lead.bit_length() - 1) // 16].name
@@ -526,7 +525,7 @@ class TuppiState(State):
         self._won[winner] += 1
         self._tricks.append((self._order[0], tuple(trick), winner))
         self._trick = []
-        self._trick_mask = 0
+        self._trick_mask = self._lead_mask = 0
         if len(self._tricks) == TRICKS or self._hand_finished(winner):
             self._finish_hand()
         else:
