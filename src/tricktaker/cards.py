@@ -32,6 +32,7 @@ __all__ = [
     "Suit",
     "iter_bits",
     "popcount",
+    "single_bits",
 ]
 
 SUIT_STRIDE: Final = 16
@@ -275,6 +276,16 @@ class CardSet:
 def popcount(mask: int) -> int:
     """Number of cards in a bitmask."""
     return mask.bit_count()
+
+
+def single_bits(mask: int) -> list[int]:
+    """The one-card masks of a card set, lowest first: ``0b1010 -> [0b10, 0b1000]``."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
 
 
 def iter_bits(mask: int) -> Iterator[int]:

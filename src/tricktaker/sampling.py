@@ -15,16 +15,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from .cards import single_bits
+
 __all__ = ["fill_slots"]
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
 
 
 def fill_slots(
@@ -35,7 +30,7 @@ def fill_slots(
     Returns one card mask per slot, or None when no such deal exists.  The
     sizes must add up to the number of cards in the pool.
     """
-    cards = _bits(pool)
+    cards = single_bits(pool)
     if sum(sizes) != len(cards):
         raise ValueError(f"slots hold {sum(sizes)} cards but the pool has {len(cards)}")
     allowed = [a & pool for a in allowed]
@@ -68,7 +63,7 @@ def _greedy(
     order = sorted(range(n), key=lambda i: (allowed[i].bit_count() - sizes[i], rng.random()))
     out = [0] * n
     for i in order:
-        choice = _bits(allowed[i] & remaining)
+        choice = single_bits(allowed[i] & remaining)
         if len(choice) < sizes[i]:
             return None
         picked = rng.sample(choice, sizes[i])

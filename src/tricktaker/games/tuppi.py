@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..cards import ANGLO_52, CLUBS, DIAMONDS, HEARTS, SPADES, Card, popcount
+from ..cards import ANGLO_52, CLUBS, DIAMONDS, HEARTS, SPADES, Card, popcount, single_bits
 from ..engine import (
     JSON,
     Action,
@@ -748,7 +748,8 @@ class TuppiState(State):
         discard = filled[-1] if hidden_discard else self._discard
         given = self._given
         if self._given and not knows_given:
-            candidates = [b for b in _bits(current[soloist] | played[soloist]) if not b & forbidden[partner]]  # type: ignore[index]
+            held = current[soloist] | played[soloist]  # type: ignore[index]
+            candidates = [b for b in single_bits(held) if not b & forbidden[partner]]  # type: ignore[index]
             if not candidates:
                 return None
             given = rng.choice(candidates)
@@ -778,9 +779,8 @@ class TuppiState(State):
             elif a.kind == "give" and not knows_given:
                 a = GIVE[given]
             actions.append(a)
-        world = object.__new__(TuppiState)
-        State.__init__(world, self.game, log.start, seed=rng.getrandbits(48), seeded=False,
-                       single_hand=self.single_hand, deal=hands)
+        world = TuppiState(self.game, log.start, seed=rng.getrandbits(48), seeded=False,
+                           single_hand=self.single_hand, deal=hands)
         try:
             for a in actions:
                 world.apply(a)
@@ -797,18 +797,10 @@ class TuppiState(State):
         """A hidden bid drawn anew: any allowed card of the hand (either colour)."""
         if self.game.options["bid_cards"]:
             return rng.choice((BID_RAMI, BID_NOLO))
-        choices = _bits(hand & BID_ALLOWED)
+        choices = single_bits(hand & BID_ALLOWED)
         return BID[rng.choice(choices)] if choices else None
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
 
 
 Tuppi.state_class = TuppiState
-
