@@ -209,8 +209,10 @@ class Game:
     name: ClassVar[str]
     title: ClassVar[str]
     deck: ClassVar[Deck]
-    num_players: ClassVar[int] = 4
-    partnerships: ClassVar[bool] = True
+    num_players: int = 4
+    """Seats at the table; a game whose size is an option (Tute) sets it in ``_validate``."""
+    partnerships: bool = True
+    """Partners sit opposite (side = seat % 2); else every seat is its own side."""
     OPTIONS: ClassVar[tuple[Option, ...]]
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     SUMMARY: ClassVar[str] = ""
