@@ -324,13 +324,15 @@ def deal_from_seed(seed: int, hand_number: int, deck: Deck, hand_sizes: Sequence
     by one 512-bit number, the SHA-512 digest of ``"{seed}/{hand_number}"``:
     position ``i`` (from the last down) swaps with ``x mod (i + 1)``, then
     ``x //= i + 1``.  52! is below 2**226, so every deal is as likely as any
-    other to within 2**-286.  Each hand depends only on the seed and its number,
-    the rule is easy to reproduce in any language, and it is fast.  Seat 0 gets
-    the first ``hand_sizes[0]`` cards, and so on.
+    other to within 2**-286.  Seat 0 gets the first ``hand_sizes[0]`` cards,
+    seat 1 the next ``hand_sizes[1]``, and so on; since only the *set* of cards
+    in the first block matters, the shuffle stops when it reaches that block.
+    Each hand depends only on the seed and its number, and the rule is easy to
+    reproduce in any language.
     """
     x = int.from_bytes(hashlib.sha512(f"{seed}/{hand_number}".encode()).digest(), "big")
     cards = list(deck.masks)
-    for i in range(len(cards) - 1, 0, -1):
+    for i in range(len(cards) - 1, hand_sizes[0] - 1, -1):
         x, j = divmod(x, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     masks = []
