@@ -157,7 +157,7 @@ def test_new_hand_bad_scores_raise_option_error(scores):
 def test_new_hand_bad_deals_raise_value_errors_naming_the_problem():
     game = tt.new_game("tuppi")
     deal = fill_deal({})
-    with pytest.raises(tt.OptionError, match="4 hands"):
+    with pytest.raises(tt.OptionError, match="4 piles"):
         game.new_hand(deal=deal[:3])
     with pytest.raises(tt.OptionError, match="13 cards"):
         game.new_hand(deal=[deal[0], deal[1], deal[2], deal[3].rsplit(" ", 1)[0]])

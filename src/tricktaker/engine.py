@@ -27,6 +27,7 @@ from .cards import Card, CardParseError, Deck, Suit
 
 __all__ = [
     "Action",
+    "CardActions",
     "Game",
     "HandLog",
     "IllegalActionError",
@@ -102,6 +103,45 @@ class Action:
 
 def _make_action(kind: str, *args: ActionArg) -> Action:
     return Action.make(kind, *args)
+
+
+class CardActions:
+    """The actions of one kind (``play``, ``bid``...) for every card, and lists of them by mask.
+
+    Legal-action lists are built per suit from a 16-bit sub-mask and cached, so
+    turning a legal-card mask into a list costs a dict lookup per suit.  Lists
+    follow the deck's suit order, and within a suit ``rank_order`` (rank values,
+    strongest first; by default the deck's natural order, high first).
+    """
+
+    def __init__(self, kind: str, deck: Deck, rank_order: Sequence[int] | None = None) -> None:
+        self.by_mask = {c.mask: Action.make(kind, c) for c in deck.cards}
+        self._shifts = tuple((s.index, 16 * s.index) for s in deck.suits)
+        self._ranks = tuple(rank_order) if rank_order is not None else deck.rank_values
+        self._by_suit: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(4)]
+
+    def __getitem__(self, mask: int) -> Action:
+        return self.by_mask[mask]
+
+    def in_suit(self, suit: int, sub: int) -> tuple[Action, ...]:
+        """The actions for the cards ``sub`` (bits within the suit), strongest first."""
+        cached = self._by_suit[suit].get(sub)
+        if cached is None:
+            base = 16 * suit
+            cached = tuple(self.by_mask[1 << (base + r)] for r in self._ranks if sub >> r & 1)
+            self._by_suit[suit][sub] = cached
+        return cached
+
+    def of(self, mask: int) -> list[Action]:
+        """The actions for a card mask, in display order."""
+        out: list[Action] = []
+        by_suit = self._by_suit
+        for suit, shift in self._shifts:
+            sub = (mask >> shift) & 0xFFFF
+            if sub:
+                cached = by_suit[suit].get(sub)
+                out += cached if cached is not None else self.in_suit(suit, sub)
+        return out
 
 
 def parse_action(text: str, deck: Deck, kinds: Sequence[str], words: Sequence[str]) -> Action:
@@ -287,29 +327,43 @@ class Game:
             if seed is None:
                 seed = random.SystemRandom().getrandbits(48)
             return self.state_class(self, start, seed=seed, seeded=True, single_hand=True)
-        masks = self.parse_deal(deal)
+        masks = self.parse_deal(deal, dealer)
         return self.state_class(self, start, seed=seed, seeded=False, single_hand=True, deal=masks)
 
-    def parse_deal(self, deal: Sequence[Sequence[Card | str] | str]) -> list[int]:
-        """Check and convert a deal given as cards or text into one bitmask per seat."""
-        if isinstance(deal, str) or len(deal) != self.num_players:
-            raise OptionError(f"a {self.name} deal has {self.num_players} hands")
+    def pile_sizes(self, dealer: int) -> list[int]:
+        """How a deal is laid out: the sizes of its piles, in order.
+
+        The first ``num_players`` piles are the seats' hands; a game may add
+        more (Tute's trump card, each card of a stock in drawing order).  The
+        default deals the whole deck evenly.
+        """
+        return [len(self.deck) // self.num_players] * self.num_players
+
+    def parse_deal(self, deal: Sequence[Sequence[Card | str] | str], dealer: int = 0) -> list[int]:
+        """Check and convert a deal given as cards or text into one bitmask per pile."""
+        sizes = self.pile_sizes(dealer)
+        if isinstance(deal, str) or len(deal) != len(sizes):
+            raise OptionError(
+                f"a {self.name} deal has {len(sizes)} piles of {', '.join(map(str, sizes))} cards")
         masks: list[int] = []
         seen = 0
-        for hand in deal:
-            cards = self.deck.cards_from_text(hand) if isinstance(hand, str) else [
-                c if isinstance(c, Card) else self.deck.card(c) for c in hand
+        for pile, size in zip(deal, sizes, strict=True):
+            cards = self.deck.cards_from_text(pile) if isinstance(pile, str) else [
+                c if isinstance(c, Card) else self.deck.card(c) for c in pile
             ]
             mask = 0
             for c in cards:
-                if c.index not in self.deck.by_index or self.deck.by_index[c.index] is not c:
+                if self.deck.by_index.get(c.index) is not c:
                     raise OptionError(f"{c} is not a card of the {self.deck.name} deck")
                 if mask & c.mask or seen & c.mask:
                     raise OptionError(f"card {c} is dealt twice")
                 mask |= c.mask
+            if len(cards) != size:
+                raise OptionError(
+                    f"a {self.name} deal has piles of {', '.join(map(str, sizes))} cards; "
+                    f"pile {len(masks) + 1} has {len(cards)}")
             seen |= mask
             masks.append(mask)
-        self.state_class.check_deal(self, masks)
         return masks
 
     def _check_seat(self, seat: int, what: str) -> None:
@@ -317,27 +371,28 @@ class Game:
             raise OptionError(f"{what} must be a seat 0..{self.num_players - 1}, not {seat!r}")
 
 
-def deal_from_seed(seed: int, hand_number: int, deck: Deck, hand_sizes: Sequence[int]) -> list[int]:
+def deal_from_seed(seed: int, hand_number: int, deck: Deck, pile_sizes: Sequence[int]) -> list[int]:
     """Deal hand ``hand_number`` of a match from its seed.
 
     The shuffle is a Fisher-Yates shuffle of the deck (in display order) driven
     by one 512-bit number, the SHA-512 digest of ``"{seed}/{hand_number}"``:
     position ``i`` (from the last down) swaps with ``x mod (i + 1)``, then
     ``x //= i + 1``.  52! is below 2**226, so every deal is as likely as any
-    other to within 2**-286.  Seat 0 gets the first ``hand_sizes[0]`` cards,
-    seat 1 the next ``hand_sizes[1]``, and so on; since only the *set* of cards
+    other to within 2**-286.  The first pile gets the first ``pile_sizes[0]``
+    cards, the next pile the next ``pile_sizes[1]``, and so on (a pile of one
+    card per stock card keeps the stock's order); since only the *set* of cards
     in the first block matters, the shuffle stops when it reaches that block.
     Each hand depends only on the seed and its number, and the rule is easy to
     reproduce in any language.
     """
     x = int.from_bytes(hashlib.sha512(f"{seed}/{hand_number}".encode()).digest(), "big")
     cards = list(deck.masks)
-    for i in range(len(cards) - 1, hand_sizes[0] - 1, -1):
+    for i in range(len(cards) - 1, pile_sizes[0] - 1, -1):
         x, j = divmod(x, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     masks = []
     pos = 0
-    for size in hand_sizes:
+    for size in pile_sizes:
         masks.append(sum(cards[pos : pos + size]))  # distinct bits: the sum is the union
         pos += size
     return masks
@@ -398,14 +453,6 @@ class State:
             raise OptionError(f"scores are {game.num_sides} whole numbers, one per side")
         return list(scores)
 
-    @classmethod
-    def check_deal(cls, game: Game, masks: list[int]) -> None:
-        """Raise :class:`OptionError` if the masks are not a full deal of this game."""
-        raise NotImplementedError
-
-    def hand_sizes(self) -> list[int]:
-        raise NotImplementedError
-
     def _match_context(self) -> JSON:
         """The match context now, from which the next hand starts."""
         raise NotImplementedError
@@ -445,7 +492,8 @@ class State:
             if self._pending_deals:
                 deal = self._pending_deals.pop(0)
             elif self.seed is not None:
-                deal = deal_from_seed(self.seed, number, self.game.deck, self.hand_sizes())
+                deal = deal_from_seed(self.seed, number, self.game.deck,
+                                      self.game.pile_sizes(start["dealer"]))
             else:
                 raise RuntimeError("no deal for the next hand: the state has no seed")
         log = HandLog(start, deal)

@@ -124,13 +124,14 @@ def load(text: str | bytes | JSON) -> State:
         where = f"hand {i + 1}"
         deal_text = _field(hand, "deal", list, where)
         _field(hand, "actions", list, where)
+        dealer = _field(hand, "dealer", int, where)
         try:
-            masks = game.parse_deal([_text(d, where) for d in deal_text])
+            masks = game.parse_deal([_text(d, where) for d in deal_text], dealer)
         except ValueError as exc:
             raise RecordError(f"{where}: bad deal: {exc}") from None
         if seeded:
             expected = deal_from_seed(seed, start["hand_number"] + i, game.deck,  # type: ignore[arg-type]
-                                      [m.bit_count() for m in masks])
+                                      game.pile_sizes(dealer))
             if masks != expected:
                 raise RecordError(f"{where}: the deal is not the one seed {seed} gives")
         deals.append(masks)

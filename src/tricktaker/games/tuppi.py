@@ -23,6 +23,7 @@ from ..cards import ANGLO_52, CLUBS, DIAMONDS, HEARTS, SPADES, Card, popcount, s
 from ..engine import (
     JSON,
     Action,
+    CardActions,
     Game,
     IllegalActionError,
     Option,
@@ -46,48 +47,10 @@ TRICKS = 13
 
 
 
-_SUIT_SHIFTS = ((3, 48), (2, 32), (1, 16), (0, 0))
-
-
-class _CardActions:
-    """The actions of one kind (``play``, ``bid``...) for every card, and lists of them by mask.
-
-    Legal-action lists are built per suit from a 16-bit sub-mask and cached, so
-    turning a legal-card mask into a list costs a dict lookup per suit.
-    """
-
-    def __init__(self, kind: str) -> None:
-        self.by_mask = {c.mask: Action.make(kind, c) for c in DECK.cards}
-        self._by_suit: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(4)]
-
-    def __getitem__(self, mask: int) -> Action:
-        return self.by_mask[mask]
-
-    def in_suit(self, suit: int, sub: int) -> tuple[Action, ...]:
-        """The actions for the cards ``sub`` (bits within the suit), high card first."""
-        cached = self._by_suit[suit].get(sub)
-        if cached is None:
-            base = 16 * suit
-            cached = tuple(self.by_mask[1 << (base + r)] for r in range(15, -1, -1) if sub >> r & 1)
-            self._by_suit[suit][sub] = cached
-        return cached
-
-    def of(self, mask: int) -> list[Action]:
-        """The actions for a card mask, in display order (spades, hearts, diamonds, clubs)."""
-        out: list[Action] = []
-        by_suit = self._by_suit
-        for suit, shift in _SUIT_SHIFTS:
-            sub = (mask >> shift) & 0xFFFF
-            if sub:
-                cached = by_suit[suit].get(sub)
-                out += cached if cached is not None else self.in_suit(suit, sub)
-        return out
-
-
-PLAY = _CardActions("play")
-DISCARD = _CardActions("discard")
-GIVE = _CardActions("give")
-BID = _CardActions("bid")
+PLAY = CardActions("play", DECK)
+DISCARD = CardActions("discard", DECK)
+GIVE = CardActions("give", DECK)
+BID = CardActions("bid", DECK)
 _FOLLOW: dict[int, tuple[Action, ...]] = {}
 """Play actions by the cards of the suit led a seat holds (at most 4 x 8192 entries)."""
 BID_RAMI = Action.make("bid", "rami")
@@ -195,14 +158,6 @@ class TuppiState(State):
         if min(checked) < 0 or min(checked) > 0:
             raise OptionError("Tuppi scores: only one side holds points (e.g. (20, 0)), none negative")
         return checked
-
-    @classmethod
-    def check_deal(cls, game: Game, masks: list[int]) -> None:
-        if any(popcount(m) != 13 for m in masks):
-            raise OptionError("a Tuppi deal gives 13 cards to each of the 4 seats")
-
-    def hand_sizes(self) -> list[int]:
-        return [13, 13, 13, 13]
 
     def _match_context(self) -> JSON:
         return {
