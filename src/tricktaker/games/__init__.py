@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ..engine import Game
 from .tuppi import Tuppi
+from .tute import Tute
 
-GAMES: dict[str, type[Game]] = {g.name: g for g in (Tuppi,)}
+GAMES: dict[str, type[Game]] = {g.name: g for g in (Tuppi, Tute)}
 """Every game tricktaker plays, by the name ``new_game`` takes."""
 
 __all__ = ["GAMES"]

@@ -1,0 +1,831 @@
+"""Tute: the Spanish ace-ten game, for two (tute habanero) or four players in pairs.
+
+Rules: ``shared/RULES.md`` (section Tute) and the seed text ``seeds/tute.txt``;
+the project's own rules page is ``docs/rules/tute.md``.  Decisions the rule
+texts leave open, and how this module settles them:
+
+- Play and the deal pass counter-clockwise: the next player after seat ``s``
+  is ``s - 1``.  The next dealer is the player after the dealer.
+- In pairs, either member of the side that just won a trick may declare.
+  The winner declares first (or says ``pass``), then the partner, then the
+  winner leads.  A member is only asked when a declaration is still possible
+  by what everyone has seen, so asking reveals nothing.
+- A void player who cannot overtrump must still play a trump if he has one
+  (``must_overtrump`` only adds the duty to beat).
+- Singing a veinte while holding las cuarenta is allowed and forfeits the
+  cuarenta, which is what "the higher goes first" means in play.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..cards import SPANISH_40, Card, Suit, popcount, single_bits
+from ..engine import (
+    JSON,
+    Action,
+    CardActions,
+    Game,
+    IllegalActionError,
+    Option,
+    OptionError,
+    State,
+    parse_action,
+)
+from ..sampling import fill_slots
+
+__all__ = ["Tute", "TuteState"]
+
+DECK = SPANISH_40
+SUIT_MASKS = [0xFFFF << (16 * s) for s in range(4)]
+STRENGTH_ORDER = (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
+"""Rank values from strongest to weakest: A 3 R C S 7 6 5 4 2."""
+POINTS_BY_RANK = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
+LAST_TRICK = 10
+KING, KNIGHT = 12, 11
+
+STRENGTH = {c.mask: 9 - STRENGTH_ORDER.index(c.rank.value) for c in DECK.cards}
+POINTS = {c.mask: POINTS_BY_RANK.get(c.rank.value, 0) for c in DECK.cards}
+BEATS = {
+    c.mask: sum(d.mask for d in DECK.cards if d.suit is c.suit and STRENGTH[d.mask] > STRENGTH[c.mask])
+    for c in DECK.cards
+}
+"""For each card, the cards of its suit that beat it."""
+KINGS = sum(1 << (16 * s + KING) for s in range(4))
+KNIGHTS = sum(1 << (16 * s + KNIGHT) for s in range(4))
+SEVEN_UP = {1, 3, 12, 11, 10}
+"""Upcards the 7 of trumps may be exchanged for."""
+TWO_UP = {7, 6, 5, 4}
+"""Upcards the 2 of trumps may be exchanged for."""
+
+PLAY = CardActions("play", DECK, STRENGTH_ORDER)
+SING_40 = Action.make("sing", 40)
+SING_20 = {s.index: Action.make("sing", 20, s) for s in DECK.suits}
+TUTE = Action.make("tute")
+EXCHANGE = Action.make("exchange")
+PASS = Action.make("pass")
+KINDS = ("play", "sing", "tute", "exchange", "pass")
+_VALID_ACTIONS = frozenset([*PLAY.by_mask.values(), SING_40, *SING_20.values(), TUTE, EXCHANGE, PASS])
+
+PLAY_PHASE, DECLARE_PHASE, OVER = "play", "declare", "over"
+
+
+def _card(mask: int) -> Card:
+    return DECK.by_index[mask.bit_length() - 1]
+
+
+def _suit_of(mask: int) -> int:
+    return (mask.bit_length() - 1) >> 4
+
+
+def _strongest(mask: int) -> int:
+    """The strongest single card of a mask (0 if empty)."""
+    best = 0
+    for bit in single_bits(mask):
+        if not best or STRENGTH[bit] > STRENGTH[best]:
+            best = bit
+    return best
+
+
+class Tute(Game):
+    """The Tute rule set.  ``tt.new_game("tute")`` (pairs) or ``tt.new_game("tute", players=2)``."""
+
+    name = "tute"
+    title = "Tute"
+    deck = DECK
+    OPTIONS = (
+        Option("players", 4, "Two players (tute habanero) or four in pairs.", choices=(2, 4)),
+        Option("rounds_to_win", 3, "Rounds a side must win to win the match (3; 6 is also common).",
+               minimum=1, maximum=99),
+        Option("tute", True, "Four kings or four knights in one hand, declared, win the round."),
+        Option("tie_last_trick", True,
+               "Equal round points: the side that won the last trick wins the round "
+               "(off: nobody wins it)."),
+        Option("free_while_stock", False,
+               "Two players: no duty to follow, beat or trump while the stock lasts."),
+        Option("must_overtrump", True,
+               "Pairs: a void player trumping must beat the best trump in the trick if he can."),
+        Option("partner_exception", False,
+               "Pairs: when the partner is winning the trick, only following suit is required."),
+    )
+    PRESETS = {"pairs": {"players": 4}, "habanero": {"players": 2}}
+    SUMMARY = """\
+Spanish 40-card deck (no 8s or 9s); suits oros (O), copas (C), espadas (E), bastos (B).
+Strength: 1 (as) 3 12 (rey) 11 (caballo) 10 (sota) 7 6 5 4 2.  Card points: as 11, tres 10,
+rey 4, caballo 3, sota 2, the rest 0; the last trick 10 more (130 in all).  Play and the
+deal pass counter-clockwise.
+
+Pairs (players=4, preset pairs): 10 cards each; the dealer's last card is shown and makes
+trumps.  The player after the dealer leads.  Follow suit and beat the best card of the
+suit led if you can; void, trump (beating the best trump in the trick if you can, option
+must_overtrump); else anything.  These duties hold even when your partner is winning
+(option partner_exception relaxes them).
+
+Habanero (players=2, preset habanero): 8 cards each; the next card, turned face up under
+the stock, makes trumps.  The non-dealer leads.  The second player must follow suit and
+beat if he can, else trump if he can (option free_while_stock: no duties while the stock
+lasts).  The winner draws first, then the loser.  While more than two cards are left in
+the stock, the player about to lead may exchange the 7 of trumps for an upcard above the 7,
+or the 2 of trumps for an upcard 7 to 4.
+
+Declarations (cantes), only by a side that has won a trick, right after winning one and
+before the next lead: las cuarenta (rey + caballo of trumps) 40, veinte (rey + caballo of
+another suit) 20, each suit once.  The higher goes first: a side that sang a veinte may not
+later sing las cuarenta (two players: within the same pause between tricks).  Two
+players: declaring ends when two cards are left in the stock.  Tute (four reyes or four
+caballos in one hand) wins the round at once (option tute).
+
+The round goes to the side with more points (cards + declarations + last trick); equal
+points: the side that won the last trick (option tie_last_trick).  The match goes to the
+first side to win rounds_to_win rounds (3).
+
+Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
+
+    def _validate(self) -> None:
+        self.num_players = self.options["players"]
+        self.partnerships = self.num_players == 4
+
+    def pile_sizes(self, dealer: int) -> list[int]:
+        """Pairs: four hands (the dealer's 9) and the shown trump card, which the dealer holds.
+
+        Two players: two hands of 8, the trump upcard, then the 23 stock cards from the top.
+        """
+        if self.num_players == 4:
+            return [9 if seat == dealer else 10 for seat in range(4)] + [1]
+        return [8, 8, 1] + [1] * 23
+
+
+class TuteState(State):
+    """A Tute match (or single round) in progress."""
+
+    game: Tute
+
+    @classmethod
+    def match_start(cls, game: Game, dealer: int) -> JSON:
+        return {"hand_number": 0, "dealer": dealer, "scores": [0] * game.num_sides, "previous": None}
+
+    @classmethod
+    def check_scores(cls, game: Game, scores: Sequence[int]) -> list[int]:
+        checked = super().check_scores(game, scores)
+        target = game.options["rounds_to_win"]
+        if min(checked) < 0 or max(checked) >= target:
+            raise OptionError(f"Tute scores are rounds won, 0..{target - 1} per side")
+        return checked
+
+    def _match_context(self) -> JSON:
+        return {
+            "hand_number": self._start["hand_number"] + 1,
+            "dealer": self._next(self._dealer),
+            "scores": list(self._scores),
+            "previous": self._previous,
+        }
+
+    def _next(self, seat: int) -> int:
+        """The next player counter-clockwise."""
+        return (seat - 1) % self.num_players
+
+    def _start_hand(self, start: JSON, deal: list[int]) -> None:
+        n = self.num_players
+        self._start = start
+        self._dealer: int = start["dealer"]
+        self._scores: list[int] = list(start["scores"])
+        self._previous: JSON | None = start["previous"]
+        self._hand_points: list[int] | None = list(start["previous"]["points"]) if start["previous"] else None
+        self._winner: int | None = None
+        self._hands = list(deal[:n])
+        if n == 4:
+            self._upcard = deal[4]
+            self._hands[self._dealer] |= deal[4]
+            self._stock: list[int] = []
+        else:
+            self._upcard = deal[2]
+            self._stock = list(deal[3:])
+        self._trump = _suit_of(self._upcard)
+        self._trump_mask = SUIT_MASKS[self._trump]
+        self._phase = PLAY_PHASE
+        self._turn: int | None = self._next(self._dealer)
+        self._leader: int = self._turn
+        self._trick: list[tuple[int, int]] = []
+        self._tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
+        self._won = [0] * self.game.num_sides  # card points taken
+        self._tricks_won = [0] * self.game.num_sides
+        self._declarations: list[tuple[int, Action]] = []
+        self._declared_suits = 0  # bit s: suit s has been sung
+        self._sang_20 = [False] * self.game.num_sides  # the order rule (pairs: whole round)
+        self._window_20 = False  # the order rule (two players: this pause only)
+        self._exchanges: list[tuple[int, int, int]] = []  # (seat, card given, upcard taken)
+        self._shown = [0] * n  # cards known to be in a seat's hand: sung, taken upcards
+        if n == 4:
+            self._shown[self._dealer] |= self._upcard
+        self._forbidden = [0] * n  # cards a seat cannot hold, shown by its plays (pairs)
+        self._history_forbidden: list[tuple[int, int, int]] = []  # (action index, seat, mask)
+        self._window: list[int] = []  # seats still to be asked to declare (pairs)
+        self._can_declare = False  # the seat to act may declare now
+        self._tute_by: int | None = None
+        self._last_trick_side: int | None = None
+
+    # -- the public API ----------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return self._turn
+
+    def is_over(self) -> bool:
+        return self._phase is OVER
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Rounds won per side (per seat with two players)."""
+        return tuple(self._scores)
+
+    @property
+    def hand_points(self) -> tuple[int, ...] | None:
+        """Round points of the last finished round per side: cards, declarations, last trick."""
+        return None if self._hand_points is None else tuple(self._hand_points)
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    @property
+    def phase(self) -> str:
+        """``play``, ``declare`` (pairs: the side that won a trick may sing) or ``over``."""
+        return self._phase
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def trump(self) -> str:
+        """The trump suit's letter."""
+        return DECK.suits[self._trump].letter
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock, the upcard included (two players)."""
+        return len(self._stock) + (1 if self.num_players == 2 and self._upcard else 0)
+
+    def hand(self, seat: int) -> list[Card]:
+        """A seat's cards (full information: use ``observation`` for a player's view)."""
+        return DECK.cards_of(self._hands[seat])
+
+    def side_points(self) -> list[int]:
+        """Round points so far per side: cards taken, declarations, the last trick."""
+        points = list(self._won)
+        for seat, action in self._declarations:
+            if action is not TUTE:
+                points[self.game.side_of(seat)] += action.args[0]  # type: ignore[operator]
+        if self._last_trick_side is not None:
+            points[self._last_trick_side] += LAST_TRICK
+        return points
+
+    def legal_actions(self) -> list[Action]:
+        if self._phase is OVER:
+            return []
+        seat: int = self._turn  # type: ignore[assignment]
+        if self._phase is DECLARE_PHASE:
+            return [*self._declarations_for(seat), PASS]
+        out = PLAY.of(self._legal_plays(seat))
+        if self._can_declare and not self._trick:
+            out += self._declarations_for(seat)
+        if not self._trick and self._exchange_card(seat):
+            out.append(EXCHANGE)
+        return out
+
+    def _parse(self, text: str) -> Action:
+        action = parse_action(text, DECK, KINDS, ())
+        if action not in _VALID_ACTIONS:
+            raise IllegalActionError(
+                f"{text.strip()!r} is malformed: write 'play 1O', 'sing 40', 'sing 20 C', "
+                f"'tute', 'exchange' or 'pass'")
+        return action
+
+    # -- duties ----------------------------------------------------------------
+
+    def _tiers(self, seat: int) -> list[int]:
+        """The duty tiers for the next card: the first tier the hand meets is what may be played.
+
+        An empty list means anything may be played.  One list serves both the
+        legal moves and what a play reveals (the tiers above it were empty).
+        """
+        trick = self._trick
+        if not trick:
+            return []
+        n = self.num_players
+        if n == 2 and self.game.options["free_while_stock"] and self.stock_size:
+            return []
+        lead = SUIT_MASKS[_suit_of(trick[0][1])]
+        played = 0
+        for _, b in trick:
+            played |= b
+        best_led = _strongest(played & lead)
+        tiers = [BEATS[best_led], lead]
+        if n == 4 and self.game.options["partner_exception"]:
+            if self._trick_winner() % 2 == seat % 2:
+                return [lead]
+        trumps = self._trump_mask
+        if trumps != lead:
+            best_trump = _strongest(played & trumps)
+            if best_trump and (n == 2 or self.game.options["must_overtrump"]):
+                tiers.append(BEATS[best_trump])
+            tiers.append(trumps)
+        return tiers
+
+    def _legal_plays(self, seat: int) -> int:
+        hand = self._hands[seat]
+        for tier in self._tiers(seat):
+            if hand & tier:
+                return hand & tier
+        return hand
+
+    def _trick_winner(self) -> int:
+        """The seat winning the trick on the table so far."""
+        trick = self._trick
+        lead = _suit_of(trick[0][1])
+        best_seat, best_key = trick[0][0], -1
+        for seat, bit in trick:
+            suit = _suit_of(bit)
+            key = STRENGTH[bit] + (20 if suit == self._trump else 10 if suit == lead else 0)
+            if key > best_key:
+                best_seat, best_key = seat, key
+        return best_seat
+
+    # -- declarations and the exchange -------------------------------------------
+
+    def _declarations_for(self, seat: int) -> list[Action]:
+        """The declarations ``seat`` may make now from its own hand."""
+        hand = self._hands[seat]
+        side = self.game.side_of(seat)
+        out = []
+        if self.game.options["tute"] and (popcount(hand & KINGS) == 4 or popcount(hand & KNIGHTS) == 4):
+            out.append(TUTE)
+        for s in range(4):
+            pair = (1 << (16 * s + KING)) | (1 << (16 * s + KNIGHT))
+            if hand & pair != pair or self._declared_suits >> s & 1:
+                continue
+            if s == self._trump:
+                blocked = self._window_20 if self.num_players == 2 else self._sang_20[side]
+                if not blocked:
+                    out.insert(0 if not out or out[0] is not TUTE else 1, SING_40)
+            else:
+                out.append(SING_20[s])
+        return out
+
+    def _declaration_possible(self) -> bool:
+        """Whether anyone might still declare, by public knowledge only (so asking leaks nothing)."""
+        gone = 0
+        for _, cards, _ in self._tricks:
+            for _, b in cards:
+                gone |= b
+        if self.game.options["tute"] and not (gone & KINGS and gone & KNIGHTS):
+            return True
+        for s in range(4):
+            pair = (1 << (16 * s + KING)) | (1 << (16 * s + KNIGHT))
+            if not self._declared_suits >> s & 1 and not gone & pair:
+                return True
+        return False
+
+    def _exchange_card(self, seat: int) -> int:
+        """The trump 7 or 2 this seat may exchange for the upcard now, or 0."""
+        if self.num_players != 2 or self.stock_size <= 2 or self._phase is not PLAY_PHASE:
+            return 0
+        up = _card(self._upcard).rank.value
+        base = 16 * self._trump
+        if up in SEVEN_UP:
+            card = 1 << (base + 7)
+        elif up in TWO_UP:
+            card = 1 << (base + 2)
+        else:
+            return 0
+        return card if self._hands[seat] & card else 0
+
+    # -- applying actions ----------------------------------------------------------
+
+    def _do(self, action: Action) -> None:
+        if action not in _VALID_ACTIONS:
+            raise IllegalActionError(f"{action.text!r} is malformed: not an action of Tute")
+        if self._phase is OVER:
+            raise IllegalActionError("the game is over")
+        seat: int = self._turn  # type: ignore[assignment]
+        kind = action.kind
+        if self._phase is DECLARE_PHASE:
+            if kind not in ("sing", "tute", "pass"):
+                raise IllegalActionError(
+                    f"{action} is not possible now: seat {seat} may declare (sing, tute) or pass")
+            if action is PASS:
+                self._next_in_window()
+            else:
+                self._declare(seat, action)
+            return
+        if kind == "play":
+            self._play(seat, action.mask)
+        elif kind in ("sing", "tute"):
+            if not self._can_declare or self._trick:
+                raise IllegalActionError(
+                    f"{action} is not possible now: declare only right after your side wins a trick"
+                    + (" and while more than two cards are in the stock" if self.num_players == 2 else ""))
+            self._declare(seat, action)
+        elif kind == "exchange":
+            card = self._exchange_card(seat) if not self._trick else 0
+            if not card:
+                raise IllegalActionError(
+                    "exchange is not possible now: the player about to lead may exchange the 7 of "
+                    "trumps for an upcard above 7, or the 2 for an upcard 7..4, while more than two "
+                    "cards are in the stock")
+            self._hands[seat] ^= card | self._upcard
+            self._shown[seat] |= self._upcard
+            self._exchanges.append((seat, card, self._upcard))
+            self._upcard = card
+        else:
+            raise IllegalActionError(f"{action} is not possible now: seat {seat} must play a card")
+
+    def _declare(self, seat: int, action: Action) -> None:
+        if action not in self._declarations_for(seat):
+            raise IllegalActionError(self._why_not_declare(seat, action))
+        self._declarations.append((seat, action))
+        if action is TUTE:
+            self._tute_by = seat
+            self._finish_round()
+            return
+        suit = self._sung_suit(action)
+        self._declared_suits |= 1 << suit
+        self._shown[seat] |= (1 << (16 * suit + KING)) | (1 << (16 * suit + KNIGHT))
+        if action is not SING_40:
+            self._sang_20[self.game.side_of(seat)] = True
+            self._window_20 = True
+
+    def _why_not_declare(self, seat: int, action: Action) -> str:
+        if action is TUTE:
+            return f"seat {seat} cannot declare tute: it needs four reyes or four caballos in hand"
+        suit = self._sung_suit(action)
+        name = DECK.suits[suit].name
+        if action is not SING_40 and suit == self._trump:
+            return f"{name} are trumps: sing 40 for them, not 20"
+        if self._declared_suits >> suit & 1:
+            return f"{name} have already been sung this round"
+        if action is SING_40 and self._hands[seat] & self._pair(suit) == self._pair(suit):
+            return "las cuarenta cannot follow a veinte: the higher declaration goes first"
+        return f"seat {seat} does not hold the rey and caballo of {name}"
+
+    def _sung_suit(self, action: Action) -> int:
+        """The suit a ``sing`` declares: trumps for ``sing 40``, the named suit for ``sing 20 X``."""
+        if action is SING_40:
+            return self._trump
+        suit = action.args[1]
+        assert isinstance(suit, Suit)
+        return suit.index
+
+    def _why_not_play(self, seat: int, bit: int, tiers: list[int]) -> str:
+        """Name the duty a card breaks: the first tier the hand meets and the card does not."""
+        hand = self._hands[seat]
+        tier = next(t for t in tiers if hand & t)
+        lead = SUIT_MASKS[_suit_of(self._trick[0][1])]
+        suit = DECK.suits[_suit_of(tier)].name
+        card = _card(bit)
+        if tier == lead:
+            duty = f"must follow suit: seat {seat} holds {suit}"
+        elif tier == self._trump_mask:
+            duty = f"must trump: seat {seat} has no {DECK.suits[_suit_of(lead)].name} but holds {suit}"
+        elif tier & lead:
+            duty = f"must beat the best {suit} on the table: seat {seat} holds a higher one"
+        else:
+            duty = f"must overtrump: seat {seat} holds a trump above the best one on the table"
+        return f"{duty}, so it cannot play {card}"
+
+    @staticmethod
+    def _pair(suit: int) -> int:
+        return (1 << (16 * suit + KING)) | (1 << (16 * suit + KNIGHT))
+
+    def _next_in_window(self) -> None:
+        """The current seat is done declaring: ask the next member, or let the winner lead."""
+        if self._window:
+            self._turn = self._window.pop(0)
+            return
+        self._phase = PLAY_PHASE
+        self._turn = self._leader
+        self._can_declare = False
+
+    def _play(self, seat: int, bit: int) -> None:
+        hand = self._hands[seat]
+        if not hand & bit:
+            raise IllegalActionError(f"seat {seat} cannot play {_card(bit)}: not in hand")
+        tiers = self._tiers(seat)
+        forbidden = 0
+        for tier in tiers:
+            if bit & tier:
+                break
+            if hand & tier:
+                raise IllegalActionError(self._why_not_play(seat, bit, tiers))
+            forbidden |= tier
+        if forbidden:
+            self._forbidden[seat] |= forbidden
+            self._history_forbidden.append((len(self._actions), seat, forbidden))
+        self._hands[seat] = hand ^ bit
+        self._shown[seat] &= ~bit
+        self._can_declare = False
+        self._window_20 = False
+        trick = self._trick
+        trick.append((seat, bit))
+        if len(trick) < self.num_players:
+            self._turn = self._next(seat)
+            return
+        winner = self._trick_winner()
+        side = self.game.side_of(winner)
+        self._tricks.append((trick[0][0], tuple(trick), winner))
+        self._tricks_won[side] += 1
+        for _, b in trick:
+            self._won[side] += POINTS[b]
+        self._trick = []
+        if not any(self._hands) and not self._stock and not (self.num_players == 2 and self._upcard):
+            self._last_trick_side = side
+            self._finish_round()
+            return
+        if self._stock or (self.num_players == 2 and self._upcard):
+            loser = 1 - winner
+            self._hands[winner] |= self._draw(winner)
+            self._hands[loser] |= self._draw(loser)
+        self._leader = winner
+        self._turn = winner
+        self._open_window(winner)
+
+    def _draw(self, seat: int) -> int:
+        if self._stock:
+            return self._stock.pop(0)
+        card = self._upcard  # the last card drawn is the upcard, seen by all
+        self._upcard = 0
+        self._shown[seat] |= card
+        return card
+
+    def _open_window(self, winner: int) -> None:
+        """After a trick: the winner's side may declare before the next lead."""
+        if self.num_players == 2:
+            self._can_declare = self.stock_size > 2
+            return
+        if not self._declaration_possible():
+            self._can_declare = False
+            return
+        self._phase = DECLARE_PHASE
+        self._window = [(winner + 2) % 4]
+
+    # -- the end of a round -------------------------------------------------------
+
+    def _finish_round(self) -> None:
+        points = self.side_points()
+        sides = self.game.num_sides
+        if self._tute_by is not None:
+            round_winner: int | None = self.game.side_of(self._tute_by)
+        else:
+            top = max(points)
+            leaders = [s for s in range(sides) if points[s] == top]
+            if len(leaders) == 1:
+                round_winner = leaders[0]
+            elif self.game.options["tie_last_trick"]:
+                round_winner = self._last_trick_side
+            else:
+                round_winner = None
+        if round_winner is not None:
+            self._scores[round_winner] += 1
+        self._hand_points = points
+        over = round_winner is not None and self._scores[round_winner] >= self.game.options["rounds_to_win"]
+        if over:
+            self._winner = round_winner
+        result: JSON = {
+            "trump": self.trump,
+            "points": points,
+            "cards": list(self._won),
+            "declarations": [[s, a.text] for s, a in self._declarations],
+            "last_trick": self._last_trick_side,
+            "tute": self._tute_by,
+            "round_winner": round_winner,
+            "scores": list(self._scores),
+        }
+        last = self._tricks[-1] if self._tricks else None
+        self._previous = dict(result, last_trick_cards=self._trick_json(last) if last else None)
+        if over or self.single_hand:
+            self._phase = OVER
+            self._turn = None
+            result["match_over"] = over
+        self._end_hand(result)
+
+    # -- what a seat may know ----------------------------------------------------------
+
+    @staticmethod
+    def _trick_json(trick: tuple[int, tuple[tuple[int, int], ...], int]) -> JSON:
+        leader, cards, winner = trick
+        return {"leader": leader, "cards": [[s, _card(b).text] for s, b in cards], "winner": winner}
+
+    def observation(self, seat: int | None) -> JSON:
+        """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
+        obs: JSON = {
+            "game": self.game.name,
+            "players": self.num_players,
+            "seat": seat,
+            "hand_number": self._start["hand_number"],
+            "dealer": self._dealer,
+            "phase": self._phase,
+            "current_player": self._turn,
+            "scores": list(self._scores),
+            "trump": self.trump,
+            "trump_card": _card(self._upcard).text if self._upcard else None,
+            "hand": [c.text for c in self._sorted(self._hands[seat] if seat is not None else 0)],
+            "hand_sizes": [popcount(m) for m in self._hands],
+            "shown": [[c.text for c in self._sorted(m)] for m in self._shown],
+            "trick": [[s, _card(b).text] for s, b in self._trick],
+            "tricks": [self._trick_json(t) for t in self._tricks],
+            "tricks_won": list(self._tricks_won),
+            "points": self.side_points(),
+            "declarations": [[s, a.text] for s, a in self._declarations],
+            "exchanges": [[s, _card(g).text, _card(t).text] for s, g, t in self._exchanges],
+            "previous_hand": self._previous,
+            "winner": self._winner,
+        }
+        if self.num_players == 2:
+            obs["stock_size"] = self.stock_size
+        if seat is not None and seat == self._turn:
+            obs["legal_actions"] = [a.text for a in self.legal_actions()]
+        return obs
+
+    @staticmethod
+    def _sorted(mask: int) -> list[Card]:
+        """Cards by suit (oros, copas, espadas, bastos), strongest first."""
+        return [a.card for a in PLAY.of(mask) if a.card is not None]
+
+    def sample_world(self, seat: int, rng: random.Random) -> TuteState:
+        """A full state consistent with everything ``seat`` knows, hidden cards dealt anew.
+
+        Known: the seat's own cards, every played card, the trump card, sung
+        cards, exchanged and drawn upcards, the order of the cards the seat drew
+        from the stock, and everything the duties reveal (voids, no higher card,
+        no trump).  The world is replayed action by action, so it cannot break a
+        rule; it then plays on with future deals of its own.
+        """
+        build = self._try_world_pairs if self.num_players == 4 else self._try_world_two
+        for _ in range(500):
+            world = build(seat, rng)
+            if world is not None:
+                return world
+        raise RuntimeError("could not sample a world consistent with the observation")
+
+    def _played_by(self) -> list[int]:
+        played = [0] * self.num_players
+        for _, cards, _ in self._tricks:
+            for s, b in cards:
+                played[s] |= b
+        for s, b in self._trick:
+            played[s] |= b
+        return played
+
+    def _replay_world(self, deal: list[int], rng: random.Random) -> TuteState | None:
+        log = self._log[-1]
+        world = TuteState(self.game, log.start, seed=rng.getrandbits(48), seeded=False,
+                          single_hand=self.single_hand, deal=deal)
+        try:
+            for a in log.actions:
+                world.apply(a)
+        except IllegalActionError:
+            return None
+        return world
+
+    def _try_world_pairs(self, seat: int, rng: random.Random) -> TuteState | None:
+        played = self._played_by()
+        fixed = [self._shown[s] & self._hands[s] for s in range(4)]
+        fixed[seat] = self._hands[seat]
+        known = 0
+        for s in range(4):
+            known |= fixed[s] | played[s]
+        pool = DECK.mask & ~known
+        others = [s for s in range(4) if s != seat]
+        sizes = [popcount(self._hands[s] & ~fixed[s]) for s in others]
+        allowed = [pool & ~self._forbidden[s] for s in others]
+        filled = fill_slots(pool, sizes, allowed, rng)
+        if filled is None:
+            return None
+        hands = [fixed[s] | played[s] for s in range(4)]
+        for s, got in zip(others, filled, strict=True):
+            hands[s] |= got
+        dealer = self._dealer
+        trump_card = self._log[-1].deal[4]
+        hands[dealer] &= ~trump_card
+        return self._replay_world([*hands, trump_card], rng)
+
+    def _try_world_two(self, seat: int, rng: random.Random) -> TuteState | None:
+        """Two players: deal the opponent's first hand and the stock so that the hand replays.
+
+        What the seat saw: its own first hand and each card it drew (so their
+        places in the stock), the upcard, and every card the opponent played,
+        sang or gave in an exchange.  The opponent's cards come from its first
+        hand or its draws; each one it used must have been there before it was
+        used, and whatever it held must agree with the duties it showed.
+        """
+        log = self._log[-1]
+        deal = log.deal
+        other = 1 - seat
+        # Replay the real hand to learn when each card was drawn, and by whom.
+        draws: list[tuple[int, int, int]] = []  # (action index, seat, stock position)
+        events: list[tuple[int, int]] = []  # (action index, card) the opponent used then
+        probe = TuteState(self.game, log.start, seed=0, seeded=False, single_hand=True, deal=deal)
+        position = 0
+        for i, a in enumerate(log.actions):
+            before = len(probe._stock) + (1 if probe._upcard else 0)
+            mover = probe._turn
+            probe._do(a)
+            if mover == other:
+                if a.kind == "play":
+                    events.append((i, a.mask))
+                elif a.kind == "sing":
+                    events.append((i, self._pair(probe._sung_suit(a))))
+                elif a is TUTE:
+                    events.append((i, probe._hands[other] & (KINGS if popcount(
+                        probe._hands[other] & KINGS) == 4 else KNIGHTS)))
+                elif a is EXCHANGE:
+                    events.append((i, probe._exchanges[-1][1]))
+            after = len(probe._stock) + (1 if probe._upcard else 0)
+            if after < before and a.kind == "play":
+                winner = probe._tricks[-1][2]
+                for who in (winner, 1 - winner):
+                    draws.append((i, who, position))
+                    position += 1
+        # Slots: the opponent's first hand (time -1) and its draws (time of the draw).
+        stock_cards = deal[3:]
+        n_stock = len(stock_cards)
+        slot_time = [-1] * 8
+        slot_pos: list[int | None] = [None] * 8
+        for i, who, pos in draws:
+            if who == other and pos < n_stock:
+                slot_time.append(i)
+                slot_pos.append(pos)
+        # Cards whose places the seat knows.
+        known_draw_pos = {pos for _, who, pos in draws if who == seat and pos < n_stock}
+        known = deal[seat]
+        for pos in known_draw_pos:
+            known |= stock_cards[pos]
+        up_original = deal[2]
+        pool_cards = DECK.mask & ~known & ~up_original
+        # Each card the opponent used must sit in a slot it had before using it.
+        used: dict[int, int] = {}
+        for i, cards in events:
+            for b in single_bits(cards):
+                used.setdefault(b, i)
+        # The opponent's last upcard draw, if any, is a known card in a known place (not a slot).
+        taken_up = {b for s, _, b in self._exchanges if s == other}
+        for b in list(used):
+            if b == up_original or b in taken_up:
+                del used[b]
+        forbid = [(i, m) for i, s, m in self._history_forbidden if s == other]
+
+        def clash(card: int, start: int, end: int) -> bool:
+            return any(start < i < end and card & m for i, m in forbid)
+
+        free = list(range(len(slot_time)))
+        rng.shuffle(free)
+        assign: dict[int, int] = {}
+        for b, deadline in sorted(used.items(), key=lambda kv: kv[1]):
+            if not b & pool_cards:
+                continue  # a card the seat itself passed on (exchange) is not the opponent's
+            options = [k for k in free if slot_time[k] < deadline and not clash(b, slot_time[k], deadline)]
+            if not options:
+                return None
+            k = rng.choice(options)
+            free.remove(k)
+            assign[k] = b
+        rest_pool = pool_cards
+        for b in assign.values():
+            rest_pool &= ~b
+        # Fill the opponent's remaining slots (still held now) and the unseen stock places.
+        now = len(log.actions)
+        stock_unseen = [p for p in range(n_stock)
+                        if p not in known_draw_pos and p not in {slot_pos[k] for k in range(len(slot_pos))}]
+        sizes = [1] * len(free) + [len(stock_unseen)]
+        allowed = []
+        for k in free:
+            mask = rest_pool
+            for i, m in forbid:
+                if slot_time[k] < i < now:
+                    mask &= ~m
+            allowed.append(mask)
+        allowed.append(rest_pool)
+        filled = fill_slots(rest_pool, sizes, allowed, rng)
+        if filled is None:
+            return None
+        for k, got in zip(free, filled, strict=False):
+            assign[k] = got
+        unseen = single_bits(filled[-1])
+        rng.shuffle(unseen)
+        new_stock = list(stock_cards)
+        for p, b in zip(stock_unseen, unseen, strict=True):
+            new_stock[p] = b
+        opp_hand = 0
+        for k in range(len(slot_time)):
+            if slot_pos[k] is None:
+                opp_hand |= assign[k]
+            else:
+                new_stock[slot_pos[k]] = assign[k]  # type: ignore[index]
+        hands = [0, 0]
+        hands[seat] = deal[seat]
+        hands[other] = opp_hand
+        return self._replay_world([*hands, up_original, *new_stock], rng)
+
+
+Tute.state_class = TuteState
