@@ -146,6 +146,9 @@ def load(text: str | bytes | JSON) -> State:
     for i, hand in enumerate(hands):
         if len(state._log) != i + 1:
             raise RecordError(f"hand {i + 1}: the replay is in hand {len(state._log)} here")
+        if hand["dealer"] != state._log[i].start["dealer"]:
+            raise RecordError(f"hand {i + 1}: the record says dealer {hand['dealer']}, "
+                              f"the replay has dealer {state._log[i].start['dealer']}")
         for text in hand["actions"]:
             number += 1
             if len(state._log) != i + 1:

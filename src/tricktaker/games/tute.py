@@ -725,12 +725,16 @@ class TuteState(State):
         # Replay the real hand to learn when each card was drawn, and by whom.
         draws: list[tuple[int, int, int]] = []  # (action index, seat, stock position)
         events: list[tuple[int, int]] = []  # (action index, card) the opponent used then
+        from_up: dict[int, int] = {}  # card -> when the opponent first took it as the upcard
         probe = TuteState(self.game, log.start, seed=0, seeded=False, single_hand=True, deal=deal)
         position = 0
         for i, a in enumerate(log.actions):
             before = len(probe._stock) + (1 if probe._upcard else 0)
             mover = probe._turn
+            up_before = probe._upcard
             probe._do(a)
+            if mover == other and a is EXCHANGE:
+                from_up.setdefault(up_before, i)
             if mover == other:
                 if a.kind == "play":
                     events.append((i, a.mask))
@@ -745,6 +749,8 @@ class TuteState(State):
             if after < before and a.kind == "play":
                 winner = probe._tricks[-1][2]
                 for who in (winner, 1 - winner):
+                    if who == other and position == len(deal) - 3:  # the last draw: the upcard
+                        from_up.setdefault(up_before, i)
                     draws.append((i, who, position))
                     position += 1
         # Slots: the opponent's first hand (time -1) and its draws (time of the draw).
@@ -768,10 +774,11 @@ class TuteState(State):
         for i, cards in events:
             for b in single_bits(cards):
                 used.setdefault(b, i)
-        # The opponent's last upcard draw, if any, is a known card in a known place (not a slot).
-        taken_up = {b for s, _, b in self._exchanges if s == other}
+        # A card the opponent took as the upcard (by an exchange or the last draw) before it
+        # first used it needs no slot; one it used before taking it (a 7 of trumps given
+        # in an exchange and later taken back) came from its own cards.
         for b in list(used):
-            if b == up_original or b in taken_up:
+            if b == up_original or from_up.get(b, len(log.actions)) < used[b]:
                 del used[b]
         forbid = [(i, m) for i, s, m in self._history_forbidden if s == other]
 
