@@ -1,4 +1,4 @@
-"""Random playouts per second: tricktaker Tuppi against OpenSpiel's bridge, in one run.
+"""Random playouts per second: tricktaker Tuppi and Tute against OpenSpiel's bridge, in one run.
 
 Both sides are driven the same way, from a Python loop through each library's
 public API: ask for the legal actions, pick one with ``random.choice``, apply
@@ -13,6 +13,12 @@ three Tuppi rows are measured: club rules (the default), the tournament
 preset (no sooli, every hand plays out), and full hands with early end off.
 The headline ratio is the default rules' median over OpenSpiel's median;
 every row is printed with its own ratio.
+
+Tute rows follow, the same way: single rounds from ``game.new_hand(seed=i)`` of
+pairs (4 players, 40 cards in 10 tricks, cantes offered after tricks) and of
+habanero (2 players, 20 tricks with a stock, exchanges and cantes); a "deal"
+in those rows is one round.  Their ratio column relates them to OpenSpiel's
+bridge deals like the others; the headline stays Tuppi's.
 
 Run:  pip install -e ".[bench]"  &&  python bench/playouts.py [--seconds 2] [--rounds 5]
 """
@@ -29,7 +35,12 @@ import tricktaker as tt
 
 
 def tuppi_runner(**options: object) -> Callable[[int, random.Random], int]:
-    game = tt.new_game("tuppi", **options)  # type: ignore[arg-type]
+    return hand_runner("tuppi", **options)
+
+
+def hand_runner(name: str, **options: object) -> Callable[[int, random.Random], int]:
+    """Random single hands of a game through the public API: ``new_hand(seed=i)``, random legal actions."""
+    game = tt.new_game(name, **options)  # type: ignore[arg-type]
 
     def run(n: int, rng: random.Random) -> int:
         choice = rng.choice
@@ -106,13 +117,19 @@ def main() -> None:
     ]:
         r, a = rate(tuppi_runner(**options), args.seconds, args.rounds)
         rows.append((label, r, a))
+    for label, options in [
+        ("tricktaker tute, pairs (4 players), one round", {"preset": "pairs"}),
+        ("tricktaker tute, habanero (2 players), one round", {"preset": "habanero"}),
+    ]:
+        r, a = rate(hand_runner("tute", **options), args.seconds, args.rounds)
+        rows.append((label, r, a))
 
     print(f"{'system':52} {'deals/s':>10} {'actions/deal':>13} {'ratio':>7}")
     for label, r, a in rows:
         ratio = f"{r / ref_rate:6.2f}x" if ref_rate else "   n/a"
         print(f"{label:52} {r:10.0f} {a:13.1f} {ratio:>7}")
     if ref_rate:
-        print(f"\nratio (tricktaker default rules / OpenSpiel bridge): {rows[1][1] / ref_rate:.2f}x "
+        print(f"\nratio (tricktaker tuppi default rules / OpenSpiel bridge): {rows[1][1] / ref_rate:.2f}x "
               f"(median of {args.rounds} rounds of {args.seconds:g} s)")
 
 
