@@ -24,6 +24,7 @@ __all__ = [
     "PIQUET_36",
     "SPANISH_40",
     "SHORT_24",
+    "SUIT_MASKS",
     "Card",
     "CardParseError",
     "CardSet",
@@ -37,6 +38,8 @@ __all__ = [
 
 SUIT_STRIDE: Final = 16
 """Bits reserved per suit; every deck has at most 13 ranks."""
+SUIT_MASKS: Final = tuple(0xFFFF << (SUIT_STRIDE * s) for s in range(4))
+"""The bits of each suit, by suit index."""
 
 
 class CardParseError(ValueError):
@@ -182,6 +185,10 @@ class Deck:
                 f"(write rank then suit, e.g. {self.cards[0].text})"
             )
         return card
+
+    def card_at(self, mask: int) -> Card:
+        """The card of a one-card mask (the highest card of any mask)."""
+        return self.by_index[mask.bit_length() - 1]
 
     def cards_from_text(self, text: str) -> list[Card]:
         """Parse space- or comma-separated cards, e.g. ``"AS 10h kd"``."""

@@ -26,6 +26,8 @@ from typing import Any, ClassVar, TypeVar
 from .cards import Card, CardParseError, Deck, Suit
 
 __all__ = [
+    "Trick",
+    "TrickState",
     "Action",
     "CardActions",
     "Game",
@@ -600,3 +602,40 @@ class State:
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.game!r} hand {self.hand_number + 1}, "
                 f"to act: {self.current_player}>")
+
+
+Trick = tuple[int, tuple[tuple[int, int], ...], int]
+"""A finished trick: (leader, ((seat, card bit), ...) in playing order, winner)."""
+
+
+class TrickState(State):
+    """The part every trick-taking game shares: the trick on the table and the tricks played.
+
+    Subclasses keep ``_trick`` (the ``(seat, card bit)`` pairs on the table) and
+    ``_tricks`` (finished :data:`Trick` tuples); this class turns them into
+    observation text and into what each seat has played, which worlds need.
+    """
+
+    _trick: list[tuple[int, int]]
+    _tricks: list[Trick]
+
+    def _card(self, mask: int) -> Card:
+        return self.game.deck.card_at(mask)
+
+    def _trick_json(self, trick: Trick) -> JSON:
+        leader, cards, winner = trick
+        return {"leader": leader, "cards": [[s, self._card(b).text] for s, b in cards], "winner": winner}
+
+    def _table_json(self) -> list[list[Any]]:
+        """The trick on the table as ``[[seat, card text], ...]``."""
+        return [[s, self._card(b).text] for s, b in self._trick]
+
+    def _played_by(self) -> list[int]:
+        """The cards each seat has played in this hand, the table included."""
+        played = [0] * self.num_players
+        for _, cards, _ in self._tricks:
+            for s, b in cards:
+                played[s] |= b
+        for s, b in self._trick:
+            played[s] |= b
+        return played

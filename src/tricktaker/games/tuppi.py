@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..cards import ANGLO_52, CLUBS, DIAMONDS, HEARTS, SPADES, Card, popcount, single_bits
+from ..cards import ANGLO_52, CLUBS, DIAMONDS, HEARTS, SPADES, SUIT_MASKS, Card, popcount, single_bits
 from ..engine import (
     JSON,
     Action,
@@ -29,6 +29,8 @@ from ..engine import (
     Option,
     OptionError,
     State,
+    Trick,
+    TrickState,
     parse_action,
 )
 from ..sampling import fill_slots
@@ -36,7 +38,6 @@ from ..sampling import fill_slots
 __all__ = ["Tuppi", "TuppiState"]
 
 DECK = ANGLO_52
-SUIT_MASKS = [0xFFFF << (16 * s) for s in range(4)]
 RED = SUIT_MASKS[HEARTS.index] | SUIT_MASKS[DIAMONDS.index]
 BLACK = SUIT_MASKS[SPADES.index] | SUIT_MASKS[CLUBS.index]
 BID_RANKS = (14, 10, 9, 8, 7, 6, 5, 4, 3)
@@ -68,10 +69,6 @@ cards or none, ``bid foo``...) is rejected as malformed, like its text would be.
 BID_PHASE, SOOLI_PHASE, DISCARD_PHASE, GIVE_PHASE, PLAY_PHASE, OVER = (
     "bid", "sooli", "discard", "give", "play", "over",
 )
-
-def _card(mask: int) -> Card:
-    return DECK.by_index[mask.bit_length() - 1]
-
 
 class Tuppi(Game):
     """The Tuppi rule set.  ``tt.new_game("tuppi", preset="tournament")``."""
@@ -140,7 +137,7 @@ Actions: bid 7H, bid rami, bid nolo, sooli, pass, discard 5C, give 9H, play AS."
             raise OptionError(f"option hand_limit must be 0 (none) or 16..24, not {limit}")
 
 
-class TuppiState(State):
+class TuppiState(TrickState):
     """A Tuppi match (or single hand) in progress."""
 
     game: Tuppi
@@ -192,7 +189,7 @@ class TuppiState(State):
         self._trick_mask = 0
         self._lead_mask = 0
         self._order: tuple[int, ...] = ()
-        self._tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
+        self._tricks: list[Trick] = []
         self._won = [0, 0, 0, 0]
         self._voids = [0, 0, 0, 0]
         self._early_end = False
@@ -350,7 +347,7 @@ class TuppiState(State):
 
     def _require_in_hand(self, seat: int, mask: int, what: str) -> None:
         if not self._hands[seat] & mask:
-            raise IllegalActionError(f"seat {seat} cannot {what} {_card(mask)}: not in hand")
+            raise IllegalActionError(f"seat {seat} cannot {what} {self._card(mask)}: not in hand")
 
     def _bid(self, action: Action) -> None:
         seat: int = self._turn  # type: ignore[assignment]
@@ -452,7 +449,7 @@ class TuppiState(State):
                 if hand & lead:
                     suit = DECK.suits[3 - (lead.bit_length() - 1) // 16].name
                     raise IllegalActionError(
-                        f"must follow suit: seat {seat} holds {suit} and cannot play {_card(bit)}"
+                        f"must follow suit: seat {seat} holds {suit} and cannot play {self._card(bit)}"
                     )
                 self._voids[seat] |= lead
         else:
@@ -581,11 +578,6 @@ class TuppiState(State):
 
     # -- what a seat may know ----------------------------------------------------------
 
-    @staticmethod
-    def _trick_json(trick: tuple[int, tuple[tuple[int, int], ...], int]) -> JSON:
-        leader, cards, winner = trick
-        return {"leader": leader, "cards": [[s, _card(b).text] for s, b in cards], "winner": winner}
-
     def _bid_json(self, index: int, viewer: int | None) -> JSON:
         seat, bid = self._bids[index]
         shown = self._bid_visible(index, -1 if viewer is None else viewer)
@@ -614,7 +606,7 @@ class TuppiState(State):
             "sooli_answers": [[s, a.text] for s, a in self._sooli_answers],
             "soloist": self._soloist,
             "sitting_out": partner_out,
-            "trick": [[s, _card(b).text] for s, b in self._trick],
+            "trick": self._table_json(),
             "tricks": [self._trick_json(t) for t in self._tricks],
             "tricks_won": list(self._won),
             "previous_hand": self._previous,
@@ -625,9 +617,9 @@ class TuppiState(State):
             obs["totals"] = list(self._totals)
             obs["hand_limit"] = opts["hand_limit"]
         if seat is not None and seat == self._soloist and self._discard:
-            obs["discard"] = _card(self._discard).text
+            obs["discard"] = self._card(self._discard).text
         if seat is not None and self._given and seat in (self._soloist, partner_out):
-            obs["given"] = _card(self._given).text
+            obs["given"] = self._card(self._given).text
         if seat is not None and seat == self._turn:
             obs["legal_actions"] = [a.text for a in self.legal_actions()]
         return obs
@@ -649,12 +641,7 @@ class TuppiState(State):
 
     def _try_world(self, seat: int, rng: random.Random) -> TuppiState | None:
         log = self._log[-1]
-        played = [0, 0, 0, 0]
-        for _, cards, _ in self._tricks:
-            for s, b in cards:
-                played[s] |= b
-        for s, b in self._trick:
-            played[s] |= b
+        played = self._played_by()
         soloist, partner = self._soloist, (self._soloist + 2) % 4 if self._soloist is not None else None
         knows_discard = seat == soloist
         knows_given = seat in (soloist, partner)

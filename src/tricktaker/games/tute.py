@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..cards import SPANISH_40, Card, Suit, popcount, single_bits
+from ..cards import SPANISH_40, SUIT_MASKS, Card, Suit, popcount, single_bits
 from ..engine import (
     JSON,
     Action,
@@ -30,7 +30,8 @@ from ..engine import (
     IllegalActionError,
     Option,
     OptionError,
-    State,
+    Trick,
+    TrickState,
     parse_action,
 )
 from ..sampling import fill_slots
@@ -38,7 +39,6 @@ from ..sampling import fill_slots
 __all__ = ["Tute", "TuteState"]
 
 DECK = SPANISH_40
-SUIT_MASKS = [0xFFFF << (16 * s) for s in range(4)]
 STRENGTH_ORDER = (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
 """Rank values from strongest to weakest: A 3 R C S 7 6 5 4 2."""
 POINTS_BY_RANK = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
@@ -69,10 +69,6 @@ KINDS = ("play", "sing", "tute", "exchange", "pass")
 _VALID_ACTIONS = frozenset([*PLAY.by_mask.values(), SING_40, *SING_20.values(), TUTE, EXCHANGE, PASS])
 
 PLAY_PHASE, DECLARE_PHASE, OVER = "play", "declare", "over"
-
-
-def _card(mask: int) -> Card:
-    return DECK.by_index[mask.bit_length() - 1]
 
 
 def _suit_of(mask: int) -> int:
@@ -156,7 +152,7 @@ Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
         return [8, 8, 1] + [1] * 23
 
 
-class TuteState(State):
+class TuteState(TrickState):
     """A Tute match (or single round) in progress."""
 
     game: Tute
@@ -207,7 +203,7 @@ class TuteState(State):
         self._turn: int | None = self._next(self._dealer)
         self._leader: int = self._turn
         self._trick: list[tuple[int, int]] = []
-        self._tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
+        self._tricks: list[Trick] = []
         self._won = [0] * self.game.num_sides  # card points taken
         self._tricks_won = [0] * self.game.num_sides
         self._declarations: list[tuple[int, Action]] = []
@@ -391,7 +387,7 @@ class TuteState(State):
         """The trump 7 or 2 this seat may exchange for the upcard now, or 0."""
         if self.num_players != 2 or self.stock_size <= 2 or self._phase is not PLAY_PHASE:
             return 0
-        up = _card(self._upcard).rank.value
+        up = self._card(self._upcard).rank.value
         base = 16 * self._trump
         if up in SEVEN_UP:
             card = 1 << (base + 7)
@@ -483,7 +479,7 @@ class TuteState(State):
         tier = next(t for t in tiers if hand & t)
         lead = SUIT_MASKS[_suit_of(self._trick[0][1])]
         suit = DECK.suits[_suit_of(tier)].name
-        card = _card(bit)
+        card = self._card(bit)
         if tier == lead:
             duty = f"must follow suit: seat {seat} holds {suit}"
         elif tier == self._trump_mask:
@@ -510,7 +506,7 @@ class TuteState(State):
     def _play(self, seat: int, bit: int) -> None:
         hand = self._hands[seat]
         if not hand & bit:
-            raise IllegalActionError(f"seat {seat} cannot play {_card(bit)}: not in hand")
+            raise IllegalActionError(f"seat {seat} cannot play {self._card(bit)}: not in hand")
         tiers = self._tiers(seat)
         forbidden = 0
         for tier in tiers:
@@ -611,11 +607,6 @@ class TuteState(State):
 
     # -- what a seat may know ----------------------------------------------------------
 
-    @staticmethod
-    def _trick_json(trick: tuple[int, tuple[tuple[int, int], ...], int]) -> JSON:
-        leader, cards, winner = trick
-        return {"leader": leader, "cards": [[s, _card(b).text] for s, b in cards], "winner": winner}
-
     def observation(self, seat: int | None) -> JSON:
         """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
         obs: JSON = {
@@ -628,16 +619,16 @@ class TuteState(State):
             "current_player": self._turn,
             "scores": list(self._scores),
             "trump": self.trump,
-            "trump_card": _card(self._upcard).text if self._upcard else None,
+            "trump_card": self._card(self._upcard).text if self._upcard else None,
             "hand": [c.text for c in self._sorted(self._hands[seat] if seat is not None else 0)],
             "hand_sizes": [popcount(m) for m in self._hands],
             "shown": [[c.text for c in self._sorted(m)] for m in self._shown],
-            "trick": [[s, _card(b).text] for s, b in self._trick],
+            "trick": self._table_json(),
             "tricks": [self._trick_json(t) for t in self._tricks],
             "tricks_won": list(self._tricks_won),
             "points": self.side_points(),
             "declarations": [[s, a.text] for s, a in self._declarations],
-            "exchanges": [[s, _card(g).text, _card(t).text] for s, g, t in self._exchanges],
+            "exchanges": [[s, self._card(g).text, self._card(t).text] for s, g, t in self._exchanges],
             "previous_hand": self._previous,
             "winner": self._winner,
         }
@@ -667,15 +658,6 @@ class TuteState(State):
             if world is not None:
                 return world
         raise RuntimeError("could not sample a world consistent with the observation")
-
-    def _played_by(self) -> list[int]:
-        played = [0] * self.num_players
-        for _, cards, _ in self._tricks:
-            for s, b in cards:
-                played[s] |= b
-        for s, b in self._trick:
-            played[s] |= b
-        return played
 
     def _replay_world(self, deal: list[int], rng: random.Random) -> TuteState | None:
         log = self._log[-1]
