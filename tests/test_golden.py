@@ -12,12 +12,11 @@ and read the diff: every line should still follow RULES.md.
 
 from __future__ import annotations
 
-import difflib
-import os
 import random
 from pathlib import Path
 
 import pytest
+from golden_files import check_golden
 
 import tricktaker as tt
 
@@ -115,17 +114,7 @@ def playthrough(preset: str | None, seed: int = SEED) -> str:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden_playthrough_matches_file(name):
-    text = playthrough(CASES[name])
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN"):
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} missing: run with UPDATE_GOLDEN=1"
-    expected = path.read_text()
-    if text != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True),
-                                            str(path), "now", n=2))
-        pytest.fail(f"golden playthrough changed (UPDATE_GOLDEN=1 to accept):\n{diff[:6000]}")
+    check_golden(name, playthrough(CASES[name]))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

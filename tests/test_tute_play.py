@@ -11,15 +11,14 @@ and read the diff: every line should still follow RULES.md.
 
 from __future__ import annotations
 
-import difflib
 import json
-import os
 import random
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_files import check_golden
 
 import tricktaker as tt
 
@@ -468,17 +467,7 @@ GOLDEN_CASES = {"tute_pairs_seed7.txt": "pairs", "tute_habanero_seed7.txt": "hab
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_CASES))
 def test_golden_playthrough_matches_file(name):
-    text = playthrough(GOLDEN_CASES[name])
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN"):
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} missing: run with UPDATE_GOLDEN=1"
-    expected = path.read_text()
-    if text != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True),
-                                            str(path), "now", n=2))
-        pytest.fail(f"golden playthrough changed (UPDATE_GOLDEN=1 to accept):\n{diff[:6000]}")
+    check_golden(name, playthrough(GOLDEN_CASES[name]))
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_CASES))
