@@ -94,7 +94,7 @@ def playthrough(preset: str | None, seed: int = SEED) -> str:
                 lines.append(f"  -- no sooli: rami, seat {state.current_player} leads")
         if finished:
             prev = public["previous_hand"]
-            lines.append(f"  -- trick {tricks_before + 1} won by seat {prev['last_trick']['winner']}")
+            lines.append(f"  -- trick {tricks_before + 1} won by seat {prev['final_trick']['winner']}")
             lines.append("  " + _result_line(prev))
             if not state.is_over():
                 hand_header()

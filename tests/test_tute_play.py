@@ -435,7 +435,7 @@ def playthrough(preset: str, seed: int = SEED) -> str:
         if finished:
             prev = public["previous_hand"]
             if prev["tute"] is None:
-                last = prev["last_trick_cards"]
+                last = prev["final_trick"]
                 lines.append(f"  -- trick {len(before['tricks']) + 1} won by seat {last['winner']}, "
                              f"{points_of(c for _, c in last['cards'])} points")
             cards = _pair(prev["cards"])

@@ -626,6 +626,12 @@ class TrickState(State):
         leader, cards, winner = trick
         return {"leader": leader, "cards": [[s, self._card(b).text] for s, b in cards], "winner": winner}
 
+    def _summary(self, result: JSON) -> JSON:
+        """A finished hand's public summary for the next hand's observations: its result
+        and its final trick (the one nobody saw on the table before the next deal)."""
+        final = self._trick_json(self._tricks[-1]) if self._tricks else None
+        return dict(result, final_trick=final)
+
     def _table_json(self) -> list[list[Any]]:
         """The trick on the table as ``[[seat, card text], ...]``."""
         return [[s, self._card(b).text] for s, b in self._trick]

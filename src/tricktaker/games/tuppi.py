@@ -569,7 +569,7 @@ class TuppiState(TrickState):
             "early_end": self._early_end,
             "scores": list(scores),
         }
-        self._previous = dict(result, last_trick=self._trick_json(self._tricks[-1]))
+        self._previous = self._summary(result)
         if over or self.single_hand:
             self._phase = OVER
             self._turn = None

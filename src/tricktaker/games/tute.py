@@ -597,8 +597,7 @@ class TuteState(TrickState):
             "round_winner": round_winner,
             "scores": list(self._scores),
         }
-        last = self._tricks[-1] if self._tricks else None
-        self._previous = dict(result, last_trick_cards=self._trick_json(last) if last else None)
+        self._previous = self._summary(result)
         if over or self.single_hand:
             self._phase = OVER
             self._turn = None

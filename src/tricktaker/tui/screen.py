@@ -13,7 +13,7 @@ import argparse
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Console
 from rich.panel import Panel
@@ -22,7 +22,7 @@ from rich.text import Text
 
 from ..engine import JSON, Action, Game, State
 from ..record import load
-from .common import Look, Seats
+from .common import Look, Seats, join
 
 __all__ = ["Screen", "SimStats", "public", "replay_steps", "state_at_hand_start"]
 
@@ -164,6 +164,31 @@ class Screen:
         raise NotImplementedError
 
     def show_last(self, obs: JSON) -> None:
+        """The last finished trick: of this deal, or the final trick of the previous one."""
+        previous = obs["previous_hand"]
+        if obs["tricks"]:
+            trick, when = obs["tricks"][-1], f"Trick {len(obs['tricks'])}"
+        elif previous is not None and previous["final_trick"]:
+            trick, when = previous["final_trick"], f"Last trick of the previous {self.hand_word}"
+        else:
+            self.out.print("No trick has been played yet.")
+            return
+        line = Text(f"{when}: ", style="bold")
+        line.append_text(self.trick_cards(trick["cards"], trick["winner"]))
+        line.append(self.trick_outcome(trick))
+        self.out.print(line)
+
+    def trick_cards(self, cards: Sequence[Sequence[Any]], winner: int | None = None) -> Text:
+        """A trick's cards in playing order, each after its seat, the winner's highlighted."""
+        parts = []
+        for seat, card in cards:
+            part = Text(f"{self.seats.short(seat)} ")
+            part.append_text(self.look.card(str(card), "reverse" if seat == winner else ""))
+            parts.append(part)
+        return join(parts)
+
+    def trick_outcome(self, trick: JSON) -> str:
+        """What follows a shown trick's cards: who won it (and what it was worth)."""
         raise NotImplementedError
 
     def finale(self, obs: JSON) -> None:

@@ -6,7 +6,6 @@ import argparse
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -135,14 +134,6 @@ class TuppiScreen(Screen):
         line.append_text(seats.per_side(sides))
         return line
 
-    def trick_cards(self, cards: Sequence[Sequence[Any]], winner: int | None = None) -> Text:
-        parts = []
-        for seat, card in cards:
-            part = Text(f"{self.seats.short(seat)} ")
-            part.append_text(self.look.card(card, "reverse" if seat == winner else ""))
-            parts.append(part)
-        return join(parts)
-
     def table_line(self, obs: JSON) -> Text:
         turn = obs["current_player"]
         if obs["phase"] != "play":
@@ -255,18 +246,8 @@ class TuppiScreen(Screen):
         if obs["previous_hand"] is not None:
             self.out.print(self.result_panel(obs["previous_hand"], "Previous hand"))
 
-    def show_last(self, obs: JSON) -> None:
-        if obs["tricks"]:
-            trick, when = obs["tricks"][-1], f"Trick {len(obs['tricks'])}"
-        elif obs["previous_hand"] is not None:
-            trick, when = obs["previous_hand"]["last_trick"], "Last trick of the previous hand"
-        else:
-            self.out.print("No trick has been played yet.")
-            return
-        line = Text(f"{when}: ", style="bold")
-        line.append_text(self.trick_cards(trick["cards"], trick["winner"]))
-        line.append(f"   → won by {self.seats.full(trick['winner'])}")
-        self.out.print(line)
+    def trick_outcome(self, trick: JSON) -> str:
+        return f"   → won by {self.seats.full(trick['winner'])}"
 
     # telling what happened
 
@@ -358,7 +339,7 @@ class TuppiScreen(Screen):
             self.narrate_reveal(after)
         if finished:
             previous = after["previous_hand"]
-            self.narrate_trick(previous["last_trick"], len(before["tricks"]) + 1, previous["tricks"])
+            self.narrate_trick(previous["final_trick"], len(before["tricks"]) + 1, previous["tricks"])
             self.out.print()
             self.out.print(self.result_panel(previous, f"Hand {before['hand_number'] + 1} result"))
         elif len(after["tricks"]) > len(before["tricks"]):
@@ -461,7 +442,7 @@ class TuppiScreen(Screen):
                 self.print_bids(bids, after)
             if done:
                 finished = after["previous_hand"]
-                trick = finished["last_trick"]
+                trick = finished["final_trick"]
                 sides[seats.side_of(trick["winner"])] += 1
                 trick_rows.append((trick, list(sides)))
             elif len(after["tricks"]) > len(before["tricks"]):

@@ -146,14 +146,6 @@ class TuteScreen(Screen):
                                self.look.card(taken)) for s, given, taken in obs["exchanges"]]
         return join(parts) if parts else None
 
-    def trick_cards(self, cards: Sequence[Sequence[Any]], winner: int | None = None) -> Text:
-        parts = []
-        for seat, card in cards:
-            part = Text(f"{self.seats.short(seat)} ")
-            part.append_text(self.look.card(str(card), "reverse" if seat == winner else ""))
-            parts.append(part)
-        return join(parts)
-
     def table_line(self, obs: JSON) -> Text:
         turn = obs["current_player"]
         me = obs["seat"]
@@ -362,7 +354,7 @@ class TuteScreen(Screen):
         if finished:
             previous = after["previous_hand"]
             if kind == "play":
-                self.narrate_trick(previous["last_trick_cards"], len(before["tricks"]) + 1,
+                self.narrate_trick(previous["final_trick"], len(before["tricks"]) + 1,
                                    previous["points"], last=True)
             self.out.print()
             self.out.print(self.result_panel(previous, f"Round {before['hand_number'] + 1} result"))
@@ -449,18 +441,8 @@ class TuteScreen(Screen):
         if obs["previous_hand"] is not None:
             self.out.print(self.result_panel(obs["previous_hand"], "Previous round"))
 
-    def show_last(self, obs: JSON) -> None:
-        if obs["tricks"]:
-            trick, when = obs["tricks"][-1], f"Trick {len(obs['tricks'])}"
-        elif obs["previous_hand"] is not None and obs["previous_hand"]["last_trick_cards"]:
-            trick, when = obs["previous_hand"]["last_trick_cards"], "Last trick of the previous round"
-        else:
-            self.out.print("No trick has been played yet.")
-            return
-        line = Text(f"{when}: ", style="bold")
-        line.append_text(self.trick_cards(trick["cards"], trick["winner"]))
-        line.append(f"   won by {self.seats.noun(trick['winner'])}, {trick_points(trick['cards'])} pts")
-        self.out.print(line)
+    def trick_outcome(self, trick: JSON) -> str:
+        return f"   won by {self.seats.noun(trick['winner'])}, {trick_points(trick['cards'])} pts"
 
     def finale(self, obs: JSON) -> None:
         winner = obs["winner"]
@@ -517,7 +499,7 @@ class TuteScreen(Screen):
                 finished = after["previous_hand"]
                 if kind == "play":
                     number += 1
-                    out.print(self.trick_row(number, finished["last_trick_cards"], finished["points"]))
+                    out.print(self.trick_row(number, finished["final_trick"], finished["points"]))
             elif len(after["tricks"]) > len(before["tricks"]):
                 number += 1
                 trick = after["tricks"][-1]
