@@ -26,6 +26,7 @@ from typing import Any, ClassVar, TypeVar
 from .cards import Card, CardParseError, Deck, Suit
 
 __all__ = [
+    "PHASE_OVER",
     "Trick",
     "TrickState",
     "Action",
@@ -604,6 +605,9 @@ class State:
                 f"to act: {self.current_player}>")
 
 
+PHASE_OVER = "over"
+"""The phase of every finished state."""
+
 Trick = tuple[int, tuple[tuple[int, int], ...], int]
 """A finished trick: (leader, ((seat, card bit), ...) in playing order, winner)."""
 
@@ -618,6 +622,36 @@ class TrickState(State):
 
     _trick: list[tuple[int, int]]
     _tricks: list[Trick]
+    _hands: list[int]
+    _turn: int | None
+    _phase: str
+    _dealer: int
+    _winner: int | None
+
+    @property
+    def current_player(self) -> int | None:
+        return self._turn
+
+    def is_over(self) -> bool:
+        return self._phase is PHASE_OVER
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side (or seat, without partners) once decided, else None."""
+        return self._winner
+
+    @property
+    def phase(self) -> str:
+        """What the hand is at: the game's phase names, ``over`` when finished."""
+        return self._phase
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards a seat holds now (full information: use ``observation`` for a player's view)."""
+        return self.game.deck.cards_of(self._hands[seat])
 
     def _card(self, mask: int) -> Card:
         return self.game.deck.card_at(mask)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from ..cards import ANGLO_52, CLUBS, DIAMONDS, HEARTS, SPADES, SUIT_MASKS, Card, popcount, single_bits
 from ..engine import (
     JSON,
+    PHASE_OVER,
     Action,
     CardActions,
     Game,
@@ -67,7 +68,7 @@ _VALID_ACTIONS = frozenset([*_PLAYS, *DISCARD.by_mask.values(), *GIVE.by_mask.va
 cards or none, ``bid foo``...) is rejected as malformed, like its text would be."""
 
 BID_PHASE, SOOLI_PHASE, DISCARD_PHASE, GIVE_PHASE, PLAY_PHASE, OVER = (
-    "bid", "sooli", "discard", "give", "play", "over",
+    "bid", "sooli", "discard", "give", "play", PHASE_OVER,
 )
 
 class Tuppi(Game):
@@ -197,13 +198,6 @@ class TuppiState(TrickState):
     # -- the public API ----------------------------------------------------------
 
     @property
-    def current_player(self) -> int | None:
-        return self._turn
-
-    def is_over(self) -> bool:
-        return self._phase is OVER
-
-    @property
     def scores(self) -> tuple[int, int]:
         """Match scores per side; only the nousussa side holds points."""
         return (self._scores[0], self._scores[1])
@@ -220,11 +214,6 @@ class TuppiState(TrickState):
         return None if hp is None else (hp[0], hp[1])
 
     @property
-    def winner(self) -> int | None:
-        """The winning side (0 = seats 0 & 2, 1 = seats 1 & 3), or None (undecided or a draw)."""
-        return self._winner
-
-    @property
     def draw(self) -> bool:
         """True when a tournament match ended with equal totals."""
         return self._draw
@@ -234,10 +223,6 @@ class TuppiState(TrickState):
         """The side holding points, or None at 0-0."""
         s = self._scores
         return 0 if s[0] > 0 else 1 if s[1] > 0 else None
-
-    @property
-    def phase(self) -> str:
-        return self._phase
 
     @property
     def contract(self) -> str | None:
@@ -250,14 +235,6 @@ class TuppiState(TrickState):
     @property
     def soloist(self) -> int | None:
         return self._soloist
-
-    @property
-    def dealer(self) -> int:
-        return self._dealer
-
-    def hand(self, seat: int) -> list[Card]:
-        """The cards a seat holds now (full information: use ``observation`` for a player's view)."""
-        return DECK.cards_of(self._hands[seat])
 
     def legal_actions(self) -> list[Action]:
         phase = self._phase

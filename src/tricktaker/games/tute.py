@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from ..cards import SPANISH_40, SUIT_MASKS, Card, Suit, popcount, single_bits
 from ..engine import (
     JSON,
+    PHASE_OVER,
     Action,
     CardActions,
     Game,
@@ -68,7 +69,7 @@ PASS = Action.make("pass")
 KINDS = ("play", "sing", "tute", "exchange", "pass")
 _VALID_ACTIONS = frozenset([*PLAY.by_mask.values(), SING_40, *SING_20.values(), TUTE, EXCHANGE, PASS])
 
-PLAY_PHASE, DECLARE_PHASE, OVER = "play", "declare", "over"
+PLAY_PHASE, DECLARE_PHASE, OVER = "play", "declare", PHASE_OVER
 
 
 def _suit_of(mask: int) -> int:
@@ -224,13 +225,6 @@ class TuteState(TrickState):
     # -- the public API ----------------------------------------------------------
 
     @property
-    def current_player(self) -> int | None:
-        return self._turn
-
-    def is_over(self) -> bool:
-        return self._phase is OVER
-
-    @property
     def scores(self) -> tuple[int, ...]:
         """Rounds won per side (per seat with two players)."""
         return tuple(self._scores)
@@ -241,19 +235,6 @@ class TuteState(TrickState):
         return None if self._hand_points is None else tuple(self._hand_points)
 
     @property
-    def winner(self) -> int | None:
-        return self._winner
-
-    @property
-    def phase(self) -> str:
-        """``play``, ``declare`` (pairs: the side that won a trick may sing) or ``over``."""
-        return self._phase
-
-    @property
-    def dealer(self) -> int:
-        return self._dealer
-
-    @property
     def trump(self) -> str:
         """The trump suit's letter."""
         return DECK.suits[self._trump].letter
@@ -262,10 +243,6 @@ class TuteState(TrickState):
     def stock_size(self) -> int:
         """Cards left in the stock, the upcard included (two players)."""
         return len(self._stock) + (1 if self.num_players == 2 and self._upcard else 0)
-
-    def hand(self, seat: int) -> list[Card]:
-        """A seat's cards (full information: use ``observation`` for a player's view)."""
-        return DECK.cards_of(self._hands[seat])
 
     def side_points(self) -> list[int]:
         """Round points so far per side: cards taken, declarations, the last trick."""
