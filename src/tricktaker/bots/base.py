@@ -16,6 +16,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, ClassVar
 
 from ..engine import Action, Game, State
@@ -36,10 +37,19 @@ class View:
     """
 
     seat: int
-    observation: dict[str, Any]
     legal_actions: list[Action]
     game: Game
     _sampler: Callable[[random.Random], State] = field(repr=False, compare=False)
+    _observer: Callable[[], dict[str, Any]] = field(repr=False, compare=False)
+
+    @cached_property
+    def observation(self) -> dict[str, Any]:
+        """``state.observation(seat)`` at the moment the view was made.
+
+        Built on first use from the view's snapshot: a bot that only needs its
+        legal actions (the random bot) never pays for it.
+        """
+        return self._observer()
 
     def sample_world(self, rng: random.Random) -> State:
         """A full state consistent with this seat's knowledge, hidden cards dealt from ``rng``.
@@ -68,8 +78,11 @@ def view_of(state: State, seat: int) -> View:
     def sampler(rng: random.Random) -> State:
         return snapshot.sample_world(seat, rng)
 
+    def observer() -> dict[str, Any]:
+        return snapshot.observation(seat)
+
     legal = state.legal_actions() if state.current_player == seat else []
-    return View(seat, state.observation(seat), legal, state.game, sampler)
+    return View(seat, legal, state.game, sampler, observer)
 
 
 class Bot(ABC):
