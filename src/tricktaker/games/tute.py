@@ -76,15 +76,6 @@ def _suit_of(mask: int) -> int:
     return (mask.bit_length() - 1) >> 4
 
 
-def _strongest(mask: int) -> int:
-    """The strongest single card of a mask (0 if empty)."""
-    best = 0
-    for bit in single_bits(mask):
-        if not best or STRENGTH[bit] > STRENGTH[best]:
-            best = bit
-    return best
-
-
 class Tute(Game):
     """The Tute rule set.  ``tt.new_game("tute")`` (pairs) or ``tt.new_game("tute", players=2)``."""
 
@@ -204,6 +195,8 @@ class TuteState(TrickState):
         self._turn: int | None = self._next(self._dealer)
         self._leader: int = self._turn
         self._trick: list[tuple[int, int]] = []
+        self._lead_mask = self._best_led = self._best_trump = 0  # the trick on the table
+        self._gone = 0  # cards in finished tricks
         self._tricks: list[Trick] = []
         self._won = [0] * self.game.num_sides  # card points taken
         self._tricks_won = [0] * self.game.num_sides
@@ -283,26 +276,20 @@ class TuteState(TrickState):
         An empty list means anything may be played.  One list serves both the
         legal moves and what a play reveals (the tiers above it were empty).
         """
-        trick = self._trick
-        if not trick:
+        if not self._trick:
             return []
         n = self.num_players
         if n == 2 and self.game.options["free_while_stock"] and self.stock_size:
             return []
-        lead = SUIT_MASKS[_suit_of(trick[0][1])]
-        played = 0
-        for _, b in trick:
-            played |= b
-        best_led = _strongest(played & lead)
-        tiers = [BEATS[best_led], lead]
+        lead = self._lead_mask
+        tiers = [BEATS[self._best_led], lead]
         if n == 4 and self.game.options["partner_exception"]:
             if self._trick_winner() % 2 == seat % 2:
                 return [lead]
         trumps = self._trump_mask
         if trumps != lead:
-            best_trump = _strongest(played & trumps)
-            if best_trump and (n == 2 or self.game.options["must_overtrump"]):
-                tiers.append(BEATS[best_trump])
+            if self._best_trump and (n == 2 or self.game.options["must_overtrump"]):
+                tiers.append(BEATS[self._best_trump])
             tiers.append(trumps)
         return tiers
 
@@ -314,16 +301,21 @@ class TuteState(TrickState):
         return hand
 
     def _trick_winner(self) -> int:
-        """The seat winning the trick on the table so far."""
-        trick = self._trick
-        lead = _suit_of(trick[0][1])
-        best_seat, best_key = trick[0][0], -1
-        for seat, bit in trick:
-            suit = _suit_of(bit)
-            key = STRENGTH[bit] + (20 if suit == self._trump else 10 if suit == lead else 0)
-            if key > best_key:
-                best_seat, best_key = seat, key
-        return best_seat
+        """The seat winning the trick on the table so far: best trump, else best of the suit led."""
+        top = self._best_trump or self._best_led
+        return next(seat for seat, bit in self._trick if bit == top)
+
+    def _note_card(self, bit: int) -> None:
+        """Keep the trick's best card of the suit led and best trump up to date."""
+        if not self._trick:
+            self._lead_mask = SUIT_MASKS[_suit_of(bit)]
+            self._best_led = bit
+            self._best_trump = bit if bit & self._trump_mask else 0
+            return
+        if bit & self._lead_mask and STRENGTH[bit] > STRENGTH[self._best_led]:
+            self._best_led = bit
+        if bit & self._trump_mask and (not self._best_trump or STRENGTH[bit] > STRENGTH[self._best_trump]):
+            self._best_trump = bit
 
     # -- declarations and the exchange -------------------------------------------
 
@@ -348,10 +340,7 @@ class TuteState(TrickState):
 
     def _declaration_possible(self) -> bool:
         """Whether anyone might still declare, by public knowledge only (so asking leaks nothing)."""
-        gone = 0
-        for _, cards, _ in self._tricks:
-            for _, b in cards:
-                gone |= b
+        gone = self._gone
         if self.game.options["tute"] and not (gone & KINGS and gone & KNIGHTS):
             return True
         for s in range(4):
@@ -499,6 +488,7 @@ class TuteState(TrickState):
         self._shown[seat] &= ~bit
         self._can_declare = False
         self._window_20 = False
+        self._note_card(bit)
         trick = self._trick
         trick.append((seat, bit))
         if len(trick) < self.num_players:
@@ -510,6 +500,7 @@ class TuteState(TrickState):
         self._tricks_won[side] += 1
         for _, b in trick:
             self._won[side] += POINTS[b]
+            self._gone |= b
         self._trick = []
         if not any(self._hands) and not self._stock and not (self.num_players == 2 and self._upcard):
             self._last_trick_side = side
