@@ -1,0 +1,58 @@
+"""The State API contract, checked the same way for every game and variant (DESIGN.md).
+
+Game-specific files test the rules; this one holds what every game must do
+alike, so a new game is checked the day it is added to ``VARIANTS``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import tricktaker as tt
+
+VARIANTS = {
+    "tuppi": ("tuppi", {}),
+    "tuppi-tournament": ("tuppi", {"preset": "tournament"}),
+    "tute-pairs": ("tute", {}),
+    "tute-habanero": ("tute", {"players": 2}),
+}
+
+
+def test_every_game_has_a_contract_variant():
+    assert {name for name, _ in VARIANTS.values()} == set(tt.GAMES)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_undo_all_the_way_back_restores_the_start(variant):
+    name, options = VARIANTS[variant]
+    rng = random.Random(5)
+    for k in range(12):
+        state = tt.new_game(name, **options).new_match(seed=k)
+        start = state.to_json()
+        steps = []
+        for _ in range(rng.randrange(1, 200)):
+            if state.is_over():
+                break
+            steps.append((state.to_json(), rng.choice(state.legal_actions())))
+            state.apply(steps[-1][1])
+        for before, action in reversed(steps):
+            assert state.undo() is action
+            assert state.to_json() == before
+        assert state.to_json() == start
+        with pytest.raises(tt.IllegalActionError):
+            state.undo()
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_text_of_every_legal_action_applies_the_same_action(variant):
+    name, options = VARIANTS[variant]
+    state = tt.new_game(name, **options).new_match(seed=3)
+    rng = random.Random(3)
+    while not state.is_over():
+        for action in state.legal_actions():
+            twin = state.clone()
+            twin.apply(str(action).upper())
+            assert twin.history[-1] is action
+        state.apply(rng.choice(state.legal_actions()))
