@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import pytest
+from contract_checks import apply_undo_redo
 from tuppi_helpers import MatchReplay, check_match_against_replay, expected_points
 
 import tricktaker as tt
@@ -94,14 +95,7 @@ def fuzz(num_hands: int, seed: int, full: bool) -> dict[str, int]:
         number = 0
         while not state.is_over():
             if full and rng.random() < 0.02:
-                before = state.to_json()
-                action = rng.choice(state.legal_actions())
-                state.apply(action)
-                after = state.to_json()
-                assert state.undo() is action
-                assert state.to_json() == before, "undo did not restore the state"
-                state.apply(action)
-                assert state.to_json() == after
+                apply_undo_redo(state, rng.choice(state.legal_actions()))
                 stats["undo"] += 1
             else:
                 state.apply(rng.choice(state.legal_actions()))

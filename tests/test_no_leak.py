@@ -12,6 +12,7 @@ import json
 import random
 
 import pytest
+from contract_checks import check_worlds
 from tuppi_helpers import CARD_RE, fill_deal, play_random
 
 import tricktaker as tt
@@ -52,29 +53,6 @@ def world_cards(world: tt.State) -> list[str]:
     return out
 
 
-def check_worlds(state: tt.State, seat: int, count: int, deep: bool = False) -> list[tt.State]:
-    obs = state.observation(seat)
-    public = state.observation(None)
-    own = [c.text for c in state.hand(seat)]
-    worlds = []
-    for k in range(count):
-        world = state.sample_world(seat, random.Random(k))
-        assert world.observation(seat) == obs, f"world {k} changes seat {seat}'s observation"
-        assert world.observation(None) == public
-        assert [c.text for c in world.hand(seat)] == own
-        cards = world_cards(world)
-        assert len(cards) == 52 and set(cards) == FULL_DECK
-        assert world.is_over() == state.is_over()
-        if not world.is_over():
-            assert world.legal_actions(), "a sampled world has no legal action"
-            assert world.current_player == state.current_player
-        if deep:
-            again = tt.load(world.to_json())  # the record replays: every action was legal in the world
-            assert again.observation(seat) == obs
-        worlds.append(world)
-    return worlds
-
-
 @pytest.mark.parametrize("preset", [None, "tournament"])
 def test_sampled_worlds_give_the_same_observation_in_every_phase_and_seat(preset):
     states = collect_states(preset, range(30), per_match=6)
@@ -84,7 +62,7 @@ def test_sampled_worlds_give_the_same_observation_in_every_phase_and_seat(preset
         assert {"sooli", "discard", "give"} <= phases
     for i, state in enumerate(states):
         for seat in range(4):
-            check_worlds(state, seat, count=4, deep=(i % 7 == 0))
+            check_worlds(state, seat, 4, world_cards, deep=(i % 7 == 0))
 
 
 def test_sampled_worlds_vary_the_hidden_cards():
@@ -222,11 +200,11 @@ def test_worlds_when_soloist_puts_away_its_revealed_bid_card():
     for a in ("bid 9S", "bid 8H", "bid 6D", "bid AS", "pass", "sooli", "discard 9S"):
         state.apply(a)
     for seat in range(4):
-        check_worlds(state, seat, count=20, deep=True)
+        check_worlds(state, seat, 20, world_cards, deep=True)
     state.apply("give KS")
     state.apply("play 2H")
     for seat in range(4):
-        check_worlds(state, seat, count=20, deep=True)
+        check_worlds(state, seat, 20, world_cards, deep=True)
 
 
 def test_worlds_when_partner_gives_its_revealed_bid_card():
@@ -240,14 +218,14 @@ def test_worlds_when_partner_gives_its_revealed_bid_card():
     state.apply(f"discard {state.hand(0)[0]}")
     state.apply("give 8C")
     for seat in range(4):
-        check_worlds(state, seat, count=20, deep=True)
+        check_worlds(state, seat, 20, world_cards, deep=True)
     rng = random.Random(3)
     for _ in range(4):
         if state.is_over():
             break
         state.apply(rng.choice(state.legal_actions()))
         for seat in range(4):
-            check_worlds(state, seat, count=10)
+            check_worlds(state, seat, 10, world_cards)
 
 
 def test_worlds_after_a_verbal_bid_hold_no_bid_card_of_that_colour():

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from contract_checks import apply_undo_redo, check_worlds
 from golden_files import check_golden
 
 import tricktaker as tt
@@ -303,13 +304,7 @@ def fuzz(num_rounds: int, seed: int, full: bool = True) -> dict[str, int]:
             number = state.hand_number
             action = rng.choice(state.legal_actions())
             if full and rng.random() < 0.03:
-                before = state.to_json()
-                state.apply(action)
-                after = state.to_json()
-                assert state.undo() is action
-                assert state.to_json() == before, "undo did not restore the state"
-                state.apply(action)
-                assert state.to_json() == after
+                apply_undo_redo(state, action)
                 stats["undo"] += 1
             else:
                 state.apply(action)
@@ -502,27 +497,6 @@ def world_cards(world: tt.State) -> list[str]:
     return out
 
 
-def check_worlds(state: tt.State, seat: int, count: int, rng: random.Random, deep: bool) -> list[tt.State]:
-    obs = state.observation(seat)
-    public = state.observation(None)
-    own = [c.text for c in state.hand(seat)]
-    worlds = []
-    for k in range(count):
-        world = state.sample_world(seat, random.Random(k))
-        assert world.observation(seat) == obs, f"world {k} changes seat {seat}'s observation"
-        assert world.observation(None) == public
-        assert [c.text for c in world.hand(seat)] == own
-        assert sorted(world_cards(world)) == sorted(FULL_DECK)
-        assert world.is_over() == state.is_over()
-        if deep:
-            assert tt.load(world.to_json()).observation(seat) == obs  # every action was legal there
-            future = world.clone()
-            play_out(future, rng)  # and the world plays on to the end
-            assert future.is_over()
-        worlds.append(world)
-    return worlds
-
-
 @pytest.mark.parametrize("players", [4, 2])
 def test_sampled_worlds_give_the_same_observation_and_play_on(players):
     states = collect_states(players, range(14), per_match=4)
@@ -538,7 +512,7 @@ def test_sampled_worlds_give_the_same_observation_and_play_on(players):
         if state.is_over():
             continue
         for seat in range(players):
-            check_worlds(state, seat, count=3, rng=rng, deep=(i + seat) % 5 == 0)
+            check_worlds(state, seat, 3, world_cards, deep=(i + seat) % 5 == 0, rng=rng)
 
 
 @pytest.mark.parametrize("players", [4, 2])
@@ -585,7 +559,7 @@ def test_sampled_worlds_when_the_seven_of_trumps_is_exchanged_and_taken_back():
             swaps = [e[1:] for e in state.observation(None)["exchanges"]]
             assert swaps == [["7O", "3O"], ["2O", "7O"]][: 1 + (i >= 9)]
             for seat in (0, 1):
-                for world in check_worlds(state, seat, count=4, rng=rng, deep=True):
+                for world in check_worlds(state, seat, 4, world_cards, deep=True, rng=rng):
                     first = record(world)["hands"][-1]["deal"][1].split()
                     assert "7O" in first  # seat 1's first hand held the 7O in every world
 
