@@ -17,8 +17,6 @@ from tuppi_helpers import CARD_RE, fill_deal, play_random
 
 import tricktaker as tt
 
-FULL_DECK = {c.text for c in tt.ANGLO_52.cards}
-
 
 def collect_states(preset: str | None, seeds: range, per_match: int) -> list[tt.State]:
     """States from random play, cut in every phase: bidding part-way, sooli answers, discard, give, play."""
