@@ -17,9 +17,7 @@ from collections.abc import Sequence
 
 from .cards import single_bits
 
-__all__ = ["fill_slots"]
-
-
+__all__ = ["fill_slots", "fill_timed_slots"]
 
 
 def fill_slots(
@@ -101,3 +99,52 @@ def _matching(
         assert holder is not None
         out[places[p]] |= order[holder]
     return out
+
+
+def fill_timed_slots(
+    pool: int,
+    times: Sequence[int],
+    uses: Sequence[tuple[int, int]],
+    forbids: Sequence[tuple[int, int]],
+    now: int,
+    spare: int,
+    rng: random.Random,
+) -> tuple[list[int], int] | None:
+    """Deal a hidden player's cards when he received them one by one (a first hand, then draws).
+
+    Slot ``k`` is one card the player received at time ``times[k]`` (an action
+    index; -1 for the deal).  ``uses`` lists ``(card, time)``: he played or
+    showed that card then, so it sits in a slot received earlier.  ``forbids``
+    lists ``(time, mask)``: at that time none of the cards he held was in
+    ``mask`` (a duty he showed), which binds every slot held then.  The rest of
+    the pool goes to ``spare`` unconstrained places (the unseen stock).
+    Returns the card of each slot and the mask of the spare cards, or None
+    when this attempt found no consistent deal (callers retry).
+    """
+    free = list(range(len(times)))
+    rng.shuffle(free)
+    assign: dict[int, int] = {}
+    taken = 0
+    for card, deadline in sorted(uses, key=lambda u: u[1]):
+        options = [k for k in free if times[k] < deadline
+                   and not any(times[k] < i < deadline and card & m for i, m in forbids)]
+        if not options:
+            return None
+        k = rng.choice(options)
+        free.remove(k)
+        assign[k] = card
+        taken |= card
+    rest = pool & ~taken
+    allowed = []
+    for k in free:
+        mask = rest
+        for i, m in forbids:
+            if times[k] < i < now:
+                mask &= ~m
+        allowed.append(mask)
+    filled = fill_slots(rest, [1] * len(free) + [spare], [*allowed, rest], rng)
+    if filled is None:
+        return None
+    for k, card in zip(free, filled, strict=False):
+        assign[k] = card
+    return [assign[k] for k in range(len(times))], filled[-1]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from ..engine import Game
+from .marjapussi import Avomarjapussi, Bondtolva, Marjapussi
 from .tuppi import Tuppi
 from .tute import Tute
 
-GAMES: dict[str, type[Game]] = {g.name: g for g in (Tuppi, Tute)}
+GAMES: dict[str, type[Game]] = {g.name: g for g in (Tuppi, Tute, Marjapussi, Bondtolva, Avomarjapussi)}
 """Every game tricktaker plays, by the name ``new_game`` takes."""
 
 __all__ = ["GAMES"]

@@ -1,0 +1,476 @@
+"""Marriages, asking and the ace-ten trick play shared by the Marjapussi family and Huutopussi.
+
+These games all play the 36-card (or 24-card) Anglo deck ranked A 10 K Q J 9 8
+7 6, with the same duties (follow suit; else trump; and always beat the high
+card if possible) and the same way of making trumps: after winning a trick the
+winner may take exactly one *call* before leading:
+
+- ``declare S``: he shows the king and queen of S (from his hand, or from his
+  face-up cards in Avomarjapussi);
+- ``ask whole``: his partner must answer with a marriage he holds (his choice
+  of suit if several), or ``answer no``;
+- ``ask half S``: holding one of the king and queen of S, he asks his partner
+  for the other; the partner answers ``answer S`` if he has it, else
+  ``answer no``.
+
+Answers are actions of the partner, so every answer is public and a record
+replays exactly; the only legal answers are the true ones.  A "no" uses up the
+call.  What a marriage is worth, and whether it makes or changes trumps, is the
+game's: :meth:`MarriageState._marriage_made`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import PIQUET_36, SUIT_MASKS, Suit, popcount
+from ..engine import Action, CardActions, IllegalActionError, Trick, TrickState
+
+__all__ = [
+    "ACES", "ANSWER", "ANSWER_NO", "ASK_HALF", "ASK_WHOLE", "BEATS", "DECLARE", "MarriageRules",
+    "MarriageState", "PAIRS", "PLAY", "PLAY_PHASE", "ANSWER_PHASE", "STRENGTH", "STRENGTH_ORDER",
+    "suit_arg", "suit_of",
+]
+
+DECK = PIQUET_36
+STRENGTH_ORDER = (14, 10, 13, 12, 11, 9, 8, 7, 6)
+"""Rank values from strongest to weakest: A 10 K Q J 9 8 7 6 (the 24-card deck stops at 9)."""
+STRENGTH = {c.mask: 8 - STRENGTH_ORDER.index(c.rank.value) for c in DECK.cards}
+BEATS = {
+    c.mask: sum(d.mask for d in DECK.cards if d.suit is c.suit and STRENGTH[d.mask] > STRENGTH[c.mask])
+    for c in DECK.cards
+}
+"""For each card, the cards of its suit that beat it."""
+KING, QUEEN = 13, 12
+PAIRS = tuple((1 << (16 * s + KING)) | (1 << (16 * s + QUEEN)) for s in range(4))
+"""The king and queen of each suit, by suit index."""
+ACES = sum(1 << (16 * s + 14) for s in range(4))
+
+PLAY = CardActions("play", DECK, STRENGTH_ORDER)
+DECLARE = {s.index: Action.make("declare", s) for s in DECK.suits}
+ASK_WHOLE = Action.make("ask", "whole")
+ASK_HALF = {s.index: Action.make("ask", "half", s) for s in DECK.suits}
+ANSWER = {s.index: Action.make("answer", s) for s in DECK.suits}
+ANSWER_NO = Action.make("answer", "no")
+CALL_KINDS = ("declare", "ask", "answer")
+WORDS = ("whole", "half", "no")
+SUIT_ORDER = tuple(s.index for s in DECK.suits)
+SUITS = {s.index: s for s in DECK.suits}
+"""Suit indexes in display order (spades, hearts, diamonds, clubs)."""
+
+PLAY_PHASE, ANSWER_PHASE = "play", "answer"
+
+
+def suit_of(mask: int) -> int:
+    """The suit index of a single card bit."""
+    return (mask.bit_length() - 1) >> 4
+
+
+def suit_arg(action: Action) -> int:
+    """The suit index a call names (``declare H``, ``ask half H``, ``answer H``)."""
+    suit = action.args[-1]
+    assert isinstance(suit, Suit), action
+    return suit.index
+
+
+@dataclass(frozen=True)
+class MarriageRules:
+    """How the shared machinery behaves in one game and variant (resolved from its options)."""
+
+    partners: bool = True
+    """Partners sit opposite and may ask each other (whole, half)."""
+    free_while_stock: bool = False
+    """Two-handed Bondtolva: no duties while the stock lasts, and no calls once it is empty."""
+    lead_from_marriage: bool = False
+    """After a marriage, the leader must lead its king or queen if he can."""
+    partner_exception: bool = False
+    """No duty to beat the high card when it is the partner's."""
+    order: str = "free"
+    """``free``; ``ordered`` (declare, then whole, then half, per side and hand); ``whole_first``
+    (ordered, and no half before the side has asked for a whole)."""
+    call_after_own_lead: bool = False
+    """Calls only after winning a trick one led oneself (four-handed Huutopussi)."""
+
+
+class MarriageState(TrickState):
+    """Trick play with the ace-ten duties, calls (declare, ask, answer), face-up rows and a stock.
+
+    A game sets ``_rules`` and calls :meth:`_start_play`; it implements
+    :meth:`_marriage_made` (what a marriage is worth) and :meth:`_hand_done`
+    (scoring when the last trick is taken).
+    """
+
+    _rules: MarriageRules
+
+    def _start_play(self, hands: list[int], leader: int, lead_tiers: list[int],
+                    rows: list[list[tuple[int, int]]] | None = None, stock: list[int] | None = None) -> None:
+        """Set the play fields: hands, the first leader and what he must lead, rows, a stock."""
+        n = self.num_players
+        sides = self.game.num_sides
+        self._hands = list(hands)
+        # Avomarjapussi: per seat, columns of (face-up card, face-down card beneath it).
+        self._rows: list[list[tuple[int, int]]] = [list(r) for r in rows] if rows else [[] for _ in range(n)]
+        self._up = [sum(u for u, _ in r) for r in self._rows]
+        self._stock: list[int] = list(stock or [])
+        self._trump = -1
+        self._trump_mask = 0
+        self._phase = PLAY_PHASE
+        self._turn: int | None = leader
+        self._leader = leader
+        self._lead_tiers = lead_tiers
+        self._trick: list[tuple[int, int]] = []
+        self._lead_mask = self._best_led = self._best_trump = 0
+        self._tricks: list[Trick] = []
+        self._tricks_won = [0] * sides
+        self._taken = [0] * sides  # cards in the tricks each side won
+        self._gone = 0  # cards in finished tricks
+        self._calls: list[tuple[int, Action]] = []  # every declare / ask / answer, in order
+        self._marriages: list[tuple[int, int, int]] = []  # (seat, suit index, points)
+        self._declared = 0  # bit s: suit s has been declared
+        self._ask: tuple[int, Action, int] | None = None  # (asker, ask, the card(s) asked for)
+        self._can_call = False
+        self._asked = [0] * sides  # ordered calls: 1 = asked whole, 2 = asked half
+        self._asked_whole = [False] * sides
+        self._shown = [0] * n  # cards known to be in a seat's hand (declared marriages)
+        self._forbidden = [0] * n  # cards a seat's hand cannot hold, shown by its plays
+        self._history_forbidden: list[tuple[int, int, int]] = []  # (action index, seat, mask)
+        self._half_no: list[tuple[int, int, int]] = []  # (asker, partner, card the partner lacks)
+        self._last_trick_side: int | None = None
+        # For worlds: when each seat used which cards, and who drew which stock card when.
+        self._uses: list[tuple[int, int, int]] = []  # (action index, seat, cards played or declared)
+        self._draws: list[tuple[int, int, int]] = []  # (action index, seat, stock position)
+        self._from_hand = [0] * n  # cards each seat played from its hand (not from face-up rows)
+        self._stock_total = len(self._stock)
+
+    # -- what may be played ------------------------------------------------------
+
+    def _next(self, seat: int) -> int:
+        return (seat + 1) % self.num_players
+
+    def _available(self, seat: int) -> int:
+        """The cards a seat may play or declare from: its hand and its face-up cards."""
+        return self._hands[seat] | self._up[seat]
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    def _tiers(self, seat: int) -> list[int]:
+        """The duty tiers for the next card: the first tier the cards meet is what may be played.
+
+        Leading: the lead rule in force (aces first, the marriage just declared).
+        Following: beat the high card of the suit led (unless the trick is
+        trumped), follow suit, overtrump, trump.  An empty list: anything goes.
+        """
+        if not self._trick:
+            return self._lead_tiers
+        if self._rules.free_while_stock and self._stock:
+            return []
+        lead = self._lead_mask
+        trumps = self._trump_mask
+        beat = True
+        if self._rules.partner_exception and self._rules.partners:
+            beat = self._trick_winner() % 2 != seat % 2
+        if self._best_trump and trumps != lead:
+            return [lead, BEATS[self._best_trump], trumps] if beat else [lead, trumps]
+        tiers = [BEATS[self._best_led], lead] if beat else [lead]
+        if trumps and trumps != lead:
+            tiers.append(trumps)
+        return tiers
+
+    def _legal_plays(self, seat: int) -> int:
+        cards = self._available(seat)
+        for tier in self._tiers(seat):
+            if cards & tier:
+                return cards & tier
+        return cards
+
+    def _trick_winner(self) -> int:
+        top = self._best_trump or self._best_led
+        return next(seat for seat, bit in self._trick if bit == top)
+
+    def legal_actions(self) -> list[Action]:
+        if self._turn is None:
+            return []
+        seat = self._turn
+        if self._phase == ANSWER_PHASE:
+            return self._answers(seat)
+        out = PLAY.of(self._legal_plays(seat))
+        if self._can_call:
+            out += self._calls_for(seat)
+        return out
+
+    # -- calls ---------------------------------------------------------------------
+
+    def _calls_for(self, seat: int) -> list[Action]:
+        """The calls ``seat`` may make now, having just won a trick."""
+        cards = self._available(seat)
+        side = self.game.side_of(seat)
+        order = self._rules.order
+        asked = self._asked[side] if order != "free" else 0
+        out: list[Action] = []
+        open_suits = [s for s in SUIT_ORDER if not self._declared >> s & 1]
+        if not asked:
+            out += [DECLARE[s] for s in open_suits if cards & PAIRS[s] == PAIRS[s]]
+        if not self._rules.partners:
+            return out
+        gone = self._gone | self._table_mask()
+        if asked < 2 and any(not (cards | gone) & PAIRS[s] for s in open_suits):
+            out.append(ASK_WHOLE)
+        if order == "whole_first" and not self._asked_whole[side]:
+            return out
+        for s in open_suits:
+            mine = cards & PAIRS[s]
+            if mine and mine != PAIRS[s] and not gone & PAIRS[s] & ~mine:
+                out.append(ASK_HALF[s])
+        return out
+
+    def _table_mask(self) -> int:
+        mask = 0
+        for _, b in self._trick:
+            mask |= b
+        return mask
+
+    def _answers(self, seat: int) -> list[Action]:
+        """The true answers to the pending ask: the partner's only choice is which whole."""
+        assert self._ask is not None
+        _, ask, wanted = self._ask
+        cards = self._available(seat)
+        if ask is ASK_WHOLE:
+            out = [ANSWER[s] for s in SUIT_ORDER
+                   if not self._declared >> s & 1 and cards & PAIRS[s] == PAIRS[s]]
+        else:
+            out = [ANSWER[suit_of(wanted)]] if cards & wanted else []
+        return out or [ANSWER_NO]
+
+    def _call(self, seat: int, action: Action) -> None:
+        """A declare or ask by the trick winner (already checked to be legal)."""
+        side = self.game.side_of(seat)
+        self._calls.append((seat, action))
+        self._can_call = False
+        if action.kind == "declare":
+            suit = suit_arg(action)
+            self._shown[seat] |= PAIRS[suit] & self._hands[seat]
+            self._uses.append((len(self._actions), seat, PAIRS[suit]))
+            self._marry(seat, suit)
+            return
+        partner = (seat + 2) % self.num_players
+        if action is ASK_WHOLE:
+            self._asked[side] = max(self._asked[side], 1)
+            self._asked_whole[side] = True
+            wanted = 0
+        else:
+            self._asked[side] = 2
+            suit = suit_arg(action)
+            wanted = PAIRS[suit] & ~self._available(seat)
+        self._ask = (seat, action, wanted)
+        self._phase = ANSWER_PHASE
+        self._turn = partner
+
+    def _answer(self, seat: int, action: Action) -> None:
+        assert self._ask is not None
+        asker, ask, wanted = self._ask
+        if action not in self._answers(seat):
+            raise IllegalActionError(self._why_not_answer(seat, action))
+        self._calls.append((seat, action))
+        self._ask = None
+        self._phase = PLAY_PHASE
+        self._turn = asker
+        if action is ANSWER_NO:
+            if ask is not ASK_WHOLE:
+                self._half_no.append((asker, seat, wanted))
+            return
+        suit = suit_arg(action)
+        if ask is ASK_WHOLE:
+            self._shown[seat] |= PAIRS[suit] & self._hands[seat]
+        self._marry(seat, suit)
+
+    def _why_not_answer(self, seat: int, action: Action) -> str:
+        assert self._ask is not None
+        truth = " or ".join(a.text for a in self._answers(seat))
+        return f"seat {seat} must answer truthfully: {truth!r}, not {action.text!r}"
+
+    def _marry(self, seat: int, suit: int) -> None:
+        self._declared |= 1 << suit
+        self._marriage_made(seat, suit)
+        if self._rules.lead_from_marriage:
+            self._lead_tiers = [PAIRS[suit]]
+
+    def _marriage_made(self, seat: int, suit: int) -> None:
+        """Score a marriage of ``suit`` for ``seat``'s side; set or change trumps."""
+        raise NotImplementedError
+
+    def _set_trump(self, suit: int) -> None:
+        self._trump = suit
+        self._trump_mask = SUIT_MASKS[suit]
+
+    def _why_not_call(self, seat: int, action: Action) -> str:
+        if not self._can_call:
+            return (f"{action} is not possible now: a call (declare, ask) is made only by the winner "
+                    f"of a trick, before he leads" + self._call_limits())
+        side = self.game.side_of(seat)
+        if action.kind == "ask" and not self._rules.partners:
+            return "there are no partners in this game: nobody can be asked"
+        suit = -1 if action is ASK_WHOLE else suit_arg(action)
+        name = SUITS[suit].name if suit >= 0 else ""
+        if suit >= 0 and self._declared >> suit & 1:
+            return f"{name} have already been declared this hand"
+        asked = self._asked[side]
+        if self._rules.order != "free" and asked and action.kind == "declare":
+            return "ordered calls: a side that has asked may no longer declare from its own hand"
+        if self._rules.order != "free" and asked == 2 and action is ASK_WHOLE:
+            return "ordered calls: a side that has asked for a half may no longer ask for a whole"
+        if self._rules.order == "whole_first" and action.kind == "ask" and action is not ASK_WHOLE \
+                and not self._asked_whole[side]:
+            return "a side must ask for a whole before it asks for a half"
+        if action.kind == "declare":
+            return f"seat {seat} does not hold the king and queen of {name}"
+        if action is ASK_WHOLE:
+            return "no marriage is left that the partner could hold"
+        return f"seat {seat} may ask for the half of {name} only holding just one of its king and queen, " \
+               f"the other unplayed"
+
+    def _call_limits(self) -> str:
+        if self._rules.free_while_stock:
+            return ", and only while the stock lasts"
+        if self._rules.call_after_own_lead:
+            return " he led himself"
+        return ""
+
+    # -- playing a card ---------------------------------------------------------------
+
+    def _play(self, seat: int, bit: int) -> None:
+        cards = self._available(seat)
+        if not cards & bit:
+            raise IllegalActionError(f"seat {seat} cannot play {self._card(bit)}: it does not hold it")
+        tiers = self._tiers(seat)
+        forbidden = 0
+        for tier in tiers:
+            if bit & tier:
+                break
+            if cards & tier:
+                raise IllegalActionError(self._why_not_play(seat, bit, tier))
+            forbidden |= tier
+        if forbidden:
+            self._forbidden[seat] |= forbidden
+            self._history_forbidden.append((len(self._actions), seat, forbidden))
+        self._uses.append((len(self._actions), seat, bit))
+        if self._hands[seat] & bit:
+            self._hands[seat] ^= bit
+            self._shown[seat] &= ~bit
+            self._from_hand[seat] |= bit
+        else:
+            self._turn_up(seat, bit)
+        self._can_call = False
+        if not self._trick:
+            self._lead_tiers = []
+        self._note_card(bit)
+        trick = self._trick
+        trick.append((seat, bit))
+        if len(trick) < self.num_players:
+            self._turn = self._next(seat)
+            return
+        self._end_trick()
+
+    def _turn_up(self, seat: int, bit: int) -> None:
+        """A face-up card is played: the card beneath it, if any, turns face up."""
+        row = self._rows[seat]
+        k = next(i for i, (up, _) in enumerate(row) if up == bit)
+        below = row[k][1]
+        row[k] = (below, 0)
+        self._up[seat] ^= bit | below
+
+    def _note_card(self, bit: int) -> None:
+        if not self._trick:
+            self._lead_mask = SUIT_MASKS[suit_of(bit)]
+            self._best_led = bit
+            self._best_trump = bit if bit & self._trump_mask else 0
+            return
+        if bit & self._lead_mask and STRENGTH[bit] > STRENGTH[self._best_led]:
+            self._best_led = bit
+        if bit & self._trump_mask and (not self._best_trump or STRENGTH[bit] > STRENGTH[self._best_trump]):
+            self._best_trump = bit
+
+    def _end_trick(self) -> None:
+        trick = self._trick
+        winner = self._trick_winner()
+        side = self.game.side_of(winner)
+        self._tricks.append((trick[0][0], tuple(trick), winner))
+        self._tricks_won[side] += 1
+        for _, b in trick:
+            self._taken[side] |= b
+            self._gone |= b
+        self._trick = []
+        if self._stock:
+            now = len(self._actions)
+            for who in (winner, 1 - winner):
+                self._draws.append((now, who, self._stock_total - len(self._stock)))
+                self._hands[who] |= self._stock.pop(0)
+        if not any(self._hands) and not any(self._up):
+            self._last_trick_side = side
+            self._turn = None
+            self._hand_done()
+            return
+        self._leader = self._turn = winner
+        self._can_call = self._may_call(winner)
+
+    def _may_call(self, winner: int) -> bool:
+        """Whether the winner of the trick just taken may make a call before leading."""
+        if self._declared == 0xF:
+            return False
+        if self._rules.free_while_stock and not self._stock:
+            return False
+        if self._rules.call_after_own_lead and self._tricks[-1][0] != winner:
+            return False
+        return True
+
+    def _hand_done(self) -> None:
+        """The last trick has been taken: score the hand."""
+        raise NotImplementedError
+
+    def _why_not_play(self, seat: int, bit: int, tier: int) -> str:
+        card = self._card(bit)
+        if not self._trick:
+            if tier == ACES:
+                return f"the first lead must be an ace: seat {seat} holds one, so it cannot lead {card}"
+            if popcount(tier) == 2 and tier in PAIRS:
+                name = SUITS[suit_of(tier)].name
+                return f"the lead must come from the marriage just declared: seat {seat} holds the " \
+                       f"king or queen of {name}, so it cannot lead {card}"
+            if popcount(tier) == 1:
+                return f"the first lead must be the {self._card(tier)}, so seat {seat} cannot lead {card}"
+            name = SUITS[suit_of(tier & -tier)].name
+            return f"the first lead must be an ace, else {name}: seat {seat} cannot lead {card}"
+        lead = self._lead_mask
+        suit = SUITS[suit_of(tier & -tier)].name
+        if tier == lead:
+            duty = f"must follow suit: seat {seat} holds {suit}"
+        elif tier == self._trump_mask:
+            duty = f"must trump: seat {seat} has no {SUITS[suit_of(lead)].name} but holds {suit}"
+        elif tier & lead:
+            duty = f"must beat the high card: seat {seat} holds a higher card of {suit}"
+        else:
+            duty = f"must overtrump: seat {seat} holds a trump above the best one on the table"
+        return f"{duty}, so it cannot play {card}"
+
+    def _do_marriage_action(self, seat: int, action: Action) -> bool:
+        """Apply a play or call for ``seat``; False when the action is not one of these kinds."""
+        kind = action.kind
+        if self._phase == ANSWER_PHASE:
+            if kind != "answer":
+                raise IllegalActionError(
+                    f"{action} is not possible now: seat {seat} must answer the ask "
+                    f"({' or '.join(a.text for a in self._answers(seat))})")
+            self._answer(seat, action)
+            return True
+        if kind == "play":
+            self._play(seat, action.mask)
+            return True
+        if kind in ("declare", "ask"):
+            if not self._can_call or action not in self._calls_for(seat):
+                raise IllegalActionError(self._why_not_call(seat, action))
+            self._call(seat, action)
+            return True
+        if kind == "answer":
+            raise IllegalActionError(f"{action} is not possible now: nobody has asked")
+        return False
