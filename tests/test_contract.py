@@ -17,6 +17,12 @@ VARIANTS = {
     "tuppi-tournament": ("tuppi", {"preset": "tournament"}),
     "tute-pairs": ("tute", {}),
     "tute-habanero": ("tute", {"players": 2}),
+    "marjapussi": ("marjapussi", {}),
+    "marjapussi-ordered": ("marjapussi", {"declaration_order": "whole_first", "lead_from_marriage": True,
+                                          "clubs_ace_opens": True, "pip_tie_carries": True}),
+    "bondtolva": ("bondtolva", {}),
+    "bondtolva-two": ("bondtolva", {"players": 2}),
+    "avomarjapussi": ("avomarjapussi", {}),
 }
 
 

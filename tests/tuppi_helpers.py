@@ -53,7 +53,7 @@ def snapshot(state: tt.State) -> tuple[Any, ...]:
     """Everything observable about a state, to compare before/after."""
     return (
         state.to_json(),
-        [state.observation(s) for s in range(4)],
+        [state.observation(s) for s in range(state.num_players)],
         state.observation(None),
         [str(a) for a in state.legal_actions()],
         state.current_player,

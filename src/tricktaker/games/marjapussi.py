@@ -300,6 +300,8 @@ class MarjapussiState(MarriageState):
             self._start_play(deal[:2], leader, tiers, stock=deal[2:])
         else:
             self._start_play(deal, leader, tiers)
+        if self._opener is not None:
+            self._shown[self._opener] = ACE_OF_CLUBS  # he must lead it: everyone knows he holds it
 
     # -- the public API ----------------------------------------------------------
 
