@@ -35,7 +35,7 @@ from ..engine import (
     TrickState,
     parse_action,
 )
-from ..sampling import fill_slots
+from ..sampling import fill_slots, fill_timed_slots
 
 __all__ = ["Tute", "TuteState"]
 
@@ -730,54 +730,25 @@ class TuteState(TrickState):
             if b == up_original or from_up.get(b, len(log.actions)) < used[b]:
                 del used[b]
         forbid = [(i, m) for i, s, m in self._history_forbidden if s == other]
-
-        def clash(card: int, start: int, end: int) -> bool:
-            return any(start < i < end and card & m for i, m in forbid)
-
-        free = list(range(len(slot_time)))
-        rng.shuffle(free)
-        assign: dict[int, int] = {}
-        for b, deadline in sorted(used.items(), key=lambda kv: kv[1]):
-            if not b & pool_cards:
-                continue  # a card the seat itself passed on (exchange) is not the opponent's
-            options = [k for k in free if slot_time[k] < deadline and not clash(b, slot_time[k], deadline)]
-            if not options:
-                return None
-            k = rng.choice(options)
-            free.remove(k)
-            assign[k] = b
-        rest_pool = pool_cards
-        for b in assign.values():
-            rest_pool &= ~b
-        # Fill the opponent's remaining slots (still held now) and the unseen stock places.
-        now = len(log.actions)
-        stock_unseen = [p for p in range(n_stock)
-                        if p not in known_draw_pos and p not in {slot_pos[k] for k in range(len(slot_pos))}]
-        sizes = [1] * len(free) + [len(stock_unseen)]
-        allowed = []
-        for k in free:
-            mask = rest_pool
-            for i, m in forbid:
-                if slot_time[k] < i < now:
-                    mask &= ~m
-            allowed.append(mask)
-        allowed.append(rest_pool)
-        filled = fill_slots(rest_pool, sizes, allowed, rng)
-        if filled is None:
+        # A card the seat itself passed on (an exchange) is not the opponent's to place.
+        uses = [(b, i) for b, i in used.items() if b & pool_cards]
+        stock_unseen = [p for p in range(n_stock) if p not in known_draw_pos and p not in slot_pos]
+        got = fill_timed_slots(pool_cards, slot_time, uses, forbid, len(log.actions), len(stock_unseen), rng)
+        if got is None:
             return None
-        for k, got in zip(free, filled, strict=False):
-            assign[k] = got
-        unseen = single_bits(filled[-1])
+        slots, rest = got
+        unseen = single_bits(rest)
         rng.shuffle(unseen)
         new_stock = list(stock_cards)
         for p, b in zip(stock_unseen, unseen, strict=True):
             new_stock[p] = b
         opp_hand = 0
-        for k in range(len(slot_time)):
-            if slot_pos[k] is None:
-                opp_hand |= assign[k]
+        for k, card in enumerate(slots):
+            place = slot_pos[k]
+            if place is None:
+                opp_hand |= card
             else:
-                new_stock[slot_pos[k]] = assign[k]  # type: ignore[index]
+                new_stock[place] = card
         hands = [0, 0]
         hands[seat] = deal[seat]
         hands[other] = opp_hand
