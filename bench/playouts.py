@@ -1,4 +1,4 @@
-"""Random playouts per second: tricktaker Tuppi and Tute against OpenSpiel's bridge, in one run.
+"""Random playouts per second: tricktaker's games against OpenSpiel's bridge, in one run.
 
 Both sides are driven the same way, from a Python loop through each library's
 public API: ask for the legal actions, pick one with ``random.choice``, apply
@@ -19,6 +19,10 @@ pairs (4 players, 40 cards in 10 tricks, cantes offered after tricks) and of
 habanero (2 players, 20 tricks with a stock, exchanges and cantes); a "deal"
 in those rows is one round.  Their ratio column relates them to OpenSpiel's
 bridge deals like the others; the headline stays Tuppi's.
+
+The Marjapussi family follows: single hands of marjapussi (36 cards, 9 tricks,
+calls offered after every trick), bondtolva with 4 players (24 cards) and with
+2 (a stock), and avomarjapussi (18 tricks from hands and face-up rows).
 
 Run:  pip install -e ".[bench]"  &&  python bench/playouts.py [--seconds 2] [--rounds 5]
 """
@@ -117,11 +121,15 @@ def main() -> None:
     ]:
         r, a = rate(tuppi_runner(**options), args.seconds, args.rounds)
         rows.append((label, r, a))
-    for label, options in [
-        ("tricktaker tute, pairs (4 players), one round", {"preset": "pairs"}),
-        ("tricktaker tute, habanero (2 players), one round", {"preset": "habanero"}),
+    for label, name, options in [
+        ("tricktaker tute, pairs (4 players), one round", "tute", {"preset": "pairs"}),
+        ("tricktaker tute, habanero (2 players), one round", "tute", {"preset": "habanero"}),
+        ("tricktaker marjapussi, one hand", "marjapussi", {}),
+        ("tricktaker bondtolva, 4 players, one hand", "bondtolva", {}),
+        ("tricktaker bondtolva, 2 players, one hand", "bondtolva", {"players": 2}),
+        ("tricktaker avomarjapussi, one hand", "avomarjapussi", {}),
     ]:
-        r, a = rate(hand_runner("tute", **options), args.seconds, args.rounds)
+        r, a = rate(hand_runner(name, **options), args.seconds, args.rounds)
         rows.append((label, r, a))
 
     print(f"{'system':52} {'deals/s':>10} {'actions/deal':>13} {'ratio':>7}")
