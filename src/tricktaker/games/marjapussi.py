@@ -385,7 +385,7 @@ class MarjapussiState(MarriageState):
                 if game.over == "drop":
                     score = DROP_TO
                 elif game.over == "subtract":
-                    score = max(0, 2 * target - score)
+                    score = 2 * target - score  # at most 19 - 12 over: never below 0
             self._scores[s] = score
         reached = [s for s in range(sides) if self._scores[s] >= target]
         winner: int | None = None
@@ -399,6 +399,7 @@ class MarjapussiState(MarriageState):
             "marriages": [[seat, self._suit_letter(suit), value] for seat, suit, value in self._marriages],
             "points": points,
             "pips": [p[0] for p in pips],
+            "pips_tie_break": [p[1] for p in pips] if len(game.pip_tables) > 1 else None,
             "pip_point": pip_side,
             "carry": carry,
             "tricks_won": list(self._tricks_won),
