@@ -230,16 +230,18 @@ def playthrough(name: str, options: dict, seed: int = SEED) -> str:
         lines.append(f"  seat {seat}: {action}")
         if finished:
             prev = public["previous_hand"]
-            lines.append(f"  -- trick {len(before['tricks']) + 1} won by seat {prev['final_trick']['winner']}")
+            winner = prev["final_trick"]["winner"]
+            lines.append(f"  -- trick {len(before['tricks']) + 1} won by seat {winner}")
             marriages = ", ".join(f"{s}:{suit}={v}" for s, suit, v in prev["marriages"]) or "none"
-            lines.append(f"  result: trumps {prev['trump']}, marriages {marriages}, pips {_pair(prev['pips'])}"
-                         f" (point to {prev['pip_point']}), last trick {prev['last_trick']}, points "
+            lines.append(f"  result: trumps {prev['trump']}, marriages {marriages}, "
+                         f"pips {_pair(prev['pips'])} (point to {prev['pip_point']}), last trick {prev['last_trick']}, points "
                          f"{_pair(prev['points'])}, porvoo {prev['porvoo']}, scores {_pair(prev['scores'])}")
             if not state.is_over():
                 header()
         else:
             if len(public["tricks"]) > len(before["tricks"]):
-                lines.append(f"  -- trick {len(public['tricks'])} won by seat {public['tricks'][-1]['winner']}")
+                winner = public["tricks"][-1]["winner"]
+                lines.append(f"  -- trick {len(public['tricks'])} won by seat {winner}")
             if len(public["marriages"]) > len(before["marriages"]):
                 s, suit, v = public["marriages"][-1]
                 lines.append(f"  -- marriage {suit} for seat {s}: {v} point(s); trumps {public['trump']}")

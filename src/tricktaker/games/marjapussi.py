@@ -407,12 +407,12 @@ class MarjapussiState(MarriageState):
             "porvoo": porvoo,
             "scores": list(self._scores),
         }
-        self._previous = self._summary(result)
         if winner is not None:
             self._winner = winner
         if winner is not None or self.single_hand:
             self._phase = PHASE_OVER
             result["match_over"] = winner is not None
+        self._previous = self._summary(result)
         self._end_hand(result)
 
     def _suit_letter(self, suit: int) -> str:
@@ -473,8 +473,8 @@ class MarjapussiState(MarriageState):
 
         Known: the seat's own cards, every played and face-up card, declared
         and answered marriages, what each play revealed (voids, no higher
-        card, no trump, no ace at the first lead), and for an asker, that a
-        partner who said no lacks the other half.  The world is the hand
+        card, no trump, no ace at the first lead), and where the answer to an
+        ask for a half places the king and queen.  The world is the hand
         replayed on the new deal, so every ask and answer must come out the
         same there; worlds where one would not are drawn again.
         """
@@ -500,14 +500,6 @@ class MarjapussiState(MarriageState):
             return None
         return world
 
-    def _lacks(self, seat: int, who: int) -> int:
-        """Cards ``seat`` knows ``who`` cannot hold: duties shown, and halves asked of him in vain."""
-        mask = self._forbidden[who]
-        for asker, partner, wanted in self._half_no:
-            if asker == seat and partner == who:
-                mask |= wanted
-        return mask
-
     def _world_hands(self, seat: int, rng: random.Random) -> list[int] | None:
         played = self._played_by()
         fixed = [self._shown[s] & self._hands[s] for s in range(self.num_players)]
@@ -518,7 +510,7 @@ class MarjapussiState(MarriageState):
         pool = self.game.deck.mask & ~known
         others = [s for s in range(self.num_players) if s != seat]
         sizes = [popcount(self._hands[s] & ~fixed[s]) for s in others]
-        allowed = [pool & ~self._lacks(seat, s) for s in others]
+        allowed = [pool & ~self._forbidden[s] for s in others]
         filled = fill_slots(pool, sizes, allowed, rng)
         if filled is None:
             return None
@@ -535,7 +527,7 @@ class MarjapussiState(MarriageState):
         pool = self.game.deck.mask & ~known
         hidden = [(s, k) for s in range(2) for k in range(ROW) if self._rows[s][k][1]]
         filled = fill_slots(pool, [popcount(self._hands[other]), len(hidden)],
-                            [pool & ~self._lacks(seat, other), pool], rng)
+                            [pool & ~self._forbidden[other], pool], rng)
         if filled is None:
             return None
         downs = single_bits(filled[1])

@@ -134,7 +134,6 @@ class MarriageState(TrickState):
         self._shown = [0] * n  # cards known to be in a seat's hand (declared marriages)
         self._forbidden = [0] * n  # cards a seat's hand cannot hold, shown by its plays
         self._history_forbidden: list[tuple[int, int, int]] = []  # (action index, seat, mask)
-        self._half_no: list[tuple[int, int, int]] = []  # (asker, partner, card the partner lacks)
         self._last_trick_side: int | None = None
         # For worlds: when each seat used which cards, and who drew which stock card when.
         self._uses: list[tuple[int, int, int]] = []  # (action index, seat, cards played or declared)
@@ -276,9 +275,16 @@ class MarriageState(TrickState):
         self._ask = None
         self._phase = PLAY_PHASE
         self._turn = asker
+        if ask is not ASK_WHOLE:
+            # A half's answer is public knowledge of where the king and queen are: with "no", the
+            # partner has neither (the asker holds one); with a yes, the opponents have neither.
+            pair = PAIRS[suit_of(wanted)]
+            holders = [seat] if action is ANSWER_NO else [s for s in range(self.num_players)
+                                                         if s not in (seat, asker)]
+            for s in holders:
+                self._forbidden[s] |= pair
+                self._history_forbidden.append((len(self._actions), s, pair))
         if action is ANSWER_NO:
-            if ask is not ASK_WHOLE:
-                self._half_no.append((asker, seat, wanted))
             return
         suit = suit_arg(action)
         if ask is ASK_WHOLE:

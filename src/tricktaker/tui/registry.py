@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from ..engine import OptionError
+from .marjapussi import MarjapussiScreen
 from .screen import Screen
 from .tuppi import TuppiScreen
 from .tute import TuteScreen
 
 __all__ = ["SCREENS", "screen_class"]
 
-SCREENS: dict[str, type[Screen]] = {"tuppi": TuppiScreen, "tute": TuteScreen}
+SCREENS: dict[str, type[Screen]] = {
+    "tuppi": TuppiScreen, "tute": TuteScreen,
+    "marjapussi": MarjapussiScreen, "bondtolva": MarjapussiScreen, "avomarjapussi": MarjapussiScreen,
+}
 """Every game the terminal front end can show, by game name."""
 
 
