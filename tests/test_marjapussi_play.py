@@ -234,7 +234,8 @@ def playthrough(name: str, options: dict, seed: int = SEED) -> str:
             lines.append(f"  -- trick {len(before['tricks']) + 1} won by seat {winner}")
             marriages = ", ".join(f"{s}:{suit}={v}" for s, suit, v in prev["marriages"]) or "none"
             lines.append(f"  result: trumps {prev['trump']}, marriages {marriages}, "
-                         f"pips {_pair(prev['pips'])} (point to {prev['pip_point']}), last trick {prev['last_trick']}, points "
+                         f"pips {_pair(prev['pips'])} (point to {prev['pip_point']}), "
+                         f"last trick {prev['last_trick']}, points "
                          f"{_pair(prev['points'])}, porvoo {prev['porvoo']}, scores {_pair(prev['scores'])}")
             if not state.is_over():
                 header()
