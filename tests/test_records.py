@@ -388,3 +388,15 @@ def test_unseeded_record_without_seed_replays_its_recorded_deals_after_undo():
     for a in reversed(undone):
         loaded.apply(a)
     assert loaded.to_json() == text
+
+
+def test_unseeded_record_without_the_next_deal_is_rejected_by_name():
+    state = tt.new_game("marjapussi").new_hand(seed=1)
+    rng = random.Random(1)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    rec = json.loads(state.to_json())
+    rec.update(seeded=False, seed=None, single_hand=False)
+    rec.pop("result", None)
+    with pytest.raises(tt.RecordError, match="no deal for the next one"):
+        tt.load(json.dumps(rec))

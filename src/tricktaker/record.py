@@ -158,6 +158,9 @@ def load(text: str | bytes | JSON) -> State:
                 state.apply(_text(text, f"action {number}"))
             except IllegalActionError as exc:
                 raise RecordError(f"action {number} (hand {i + 1}, {text!r}): {exc}") from None
+            except RuntimeError:
+                raise RecordError(f"action {number} (hand {i + 1}, {text!r}) ends the hand, but this "
+                                  f"unseeded record has no deal for the next one") from None
         recorded = hand.get("result")
         replayed = state._log[i].result
         if recorded is not None and recorded != replayed:
