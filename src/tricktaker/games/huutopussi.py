@@ -1,0 +1,652 @@
+"""Huutopussi: Marjapussi with an auction, a card exchange and changing trumps; four or three players.
+
+Rules: ``shared/RULES.md`` (section Huutopussi) and the seed text
+``seeds/marjapussi-huutopussi.txt``; the project's own rules page is
+``docs/rules/huutopussi.md``.  The play, the duties and the calls (declare,
+ask, answer) are the shared machinery of :mod:`.marriages`.  Decisions the
+rule texts leave open, and how this module settles them:
+
+- The first dealer is seat 0; the deal passes clockwise.  After a redeal for
+  three sixes the same dealer deals again (a new hand number, a new deal).
+- Three sixes means at least three: four sixes may demand a redeal too.
+- A side at -500 or below may only pass, except that a dealer on such a side
+  must still open, and only at 50.
+- After the exchange the declarer raises with ``raise N`` or keeps the
+  contract with ``pass``.
+- Both sides (or several players) at 500 or more after a hand: the highest
+  score wins; an exact tie plays on.
+- Worlds sampled for a seat that did not see the exchange never have the
+  declarer give back a card he was just given; every other exchange is
+  possible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+from ..cards import PIQUET_36, Card, popcount, single_bits
+from ..engine import JSON, PHASE_OVER, Action, Game, IllegalActionError, Option, OptionError, parse_action
+from ..sampling import fill_slots
+from .marriages import (
+    ANSWER,
+    ANSWER_NO,
+    ASK_HALF,
+    ASK_WHOLE,
+    CALL_KINDS,
+    DECLARE,
+    PLAY,
+    PLAY_PHASE,
+    WORDS,
+    MarriageRules,
+    MarriageState,
+)
+
+__all__ = ["Huutopussi", "HuutopussiState"]
+
+DECK = PIQUET_36
+SUIT_LETTER = {s.index: s.letter for s in DECK.suits}
+SPADES, HEARTS, DIAMONDS, CLUBS = 3, 2, 1, 0
+MARRIAGE_VALUES = {
+    "spades_low": {SPADES: 40, CLUBS: 60, DIAMONDS: 80, HEARTS: 100},
+    "spades_high": {SPADES: 100, HEARTS: 80, DIAMONDS: 60, CLUBS: 40},
+}
+CARD_VALUES = {"fives": {14: 10, 10: 10, 13: 5, 12: 5, 11: 5}, "pips": {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}}
+LAST_TRICK = 20
+OPENING = 50
+STEP = 5
+TARGET = 500
+FLOOR = -500
+"""A side at or below this score may not bid (the dealer's forced 50 apart)."""
+SIXES = sum(1 << (16 * s + 6) for s in range(4))
+ACES_TENS = sum(1 << (16 * s + r) for s in range(4) for r in (14, 10))
+
+PASS = Action.make("pass")
+REDEAL = Action.make("redeal")
+KINDS = ("play", *CALL_KINDS, "bid", "pass", "redeal", "give", "raise", "discard")
+_CALLS = frozenset([*PLAY.by_mask.values(), *DECLARE.values(), ASK_WHOLE, *ASK_HALF.values(),
+                    *ANSWER.values(), ANSWER_NO])
+
+BID_PHASE, GIVE_PHASE, RAISE_PHASE, RETURN_PHASE, DISCARD_PHASE = "bid", "give", "raise", "return", "discard"
+
+
+def card_set(kind: str, mask: int) -> Action:
+    """A ``give`` or ``discard`` of the cards ``mask``, in the canonical order (suits, strongest first)."""
+    return Action.make(kind, *[a.card for a in PLAY.of(mask) if a.card is not None])
+
+
+class Huutopussi(Game):
+    """The Huutopussi rule set.  ``tt.new_game("huutopussi")`` or ``tt.new_game("huutopussi", players=3)``."""
+
+    name = "huutopussi"
+    title = "Huutopussi"
+    deck = DECK
+    OPTIONS = (
+        Option("players", 4, "Four players in partnerships, or three playing alone with a kitty.",
+               choices=(4, 3)),
+        Option("card_values", "fives", "Card points: A and 10 ten each, K Q J five each (fives, 160 "
+               "with the last trick); or A 11, 10 10, K 4, Q 3, J 2 (pips, 140).", choices=("fives", "pips")),
+        Option("marriage_values", "spades_low", "Marriage values: spades 40, clubs 60, diamonds 80, "
+               "hearts 100 (spades_low); or spades 100, hearts 80, diamonds 60, clubs 40 (spades_high).",
+               choices=("spades_low", "spades_high")),
+        Option("calls_after_any_trick", False,
+               "Four players: calls after any won trick, not only one the winner led."),
+        Option("exchange", 3, "Cards passed each way in the four-player exchange (4 with "
+               "calls_after_any_trick is also played).", choices=(3, 4)),
+        Option("defender_penalty", True, "A side without a trick pays the opening bid even when the "
+               "declarers took every trick and still failed (off: only the declarers are penalised)."),
+        Option("redeal", True, "A player with three sixes may demand a new deal at his first bid."),
+    )
+    PRESETS = {"four": {"players": 4}, "three": {"players": 3}}
+    SUMMARY = """\
+36 cards (A..6); rank A 10 K Q J 9 8 7 6.  Card points A 10, 10 10, K 5, Q 5, J 5; the
+last trick 20 (160 in all; option card_values pips: 11/10/4/3/2, 140).  Marriages (K+Q of
+a suit) are worth spades 40, clubs 60, diamonds 80, hearts 100 (option marriage_values
+spades_high: spades 100, hearts 80, diamonds 60, clubs 40); the most a hand can give is 440.
+
+Auction: the dealer must open at 50 or more; then clockwise each player bids higher, in
+fives, or passes for good, until one bidder is left.  A player with three sixes may demand
+a new deal at his first chance to bid (redeal; option redeal).  A side at -500 or below may
+not bid, except that its dealer still opens at 50.
+
+Four players (players=4, preset four): partners opposite.  The declarer's partner gives
+him 3 cards (option exchange 4); the declarer may raise the contract (raise N, or pass to
+keep it) and gives 3 cards back; then he leads.
+
+Three players (players=3, preset three): 11 cards each and a kitty of 3, shown to all after
+the auction.  The declarer takes the kitty, may raise, and discards 3 cards (no aces or
+tens), which count for him.
+
+Play: follow suit; else trump if there are trumps; and always beat the high card if you
+can.  No trumps at first.  Calls as in Marjapussi (declare, ask whole, ask half, answer),
+but with four players only after winning a trick you led yourself (option
+calls_after_any_trick), with three players after any won trick, and from your own hand
+only.  Every marriage makes its suit trumps (the old trumps become plain) and scores its
+value; each suit once.
+
+Scoring: the declarers score +contract if their points (cards, marriages, last trick) reach
+it, else -contract; each other side scores what it took.  A side without a trick also loses
+the opening bid (the highest bid before the raise); option defender_penalty off: not the
+defenders when the declarers took every trick and failed.  First to 500 wins; both over in
+one hand: the higher score.
+
+Actions: bid 120, pass, redeal, give 9H 7C 6D, raise 150, discard 9H 7C 6D, play AS,
+declare H, ask whole, ask half H, answer H, answer no."""
+
+    def _validate(self) -> None:
+        o = self.options
+        self.num_players = o["players"]
+        self.partnerships = self.num_players == 4
+        self.card_values = {c.mask: CARD_VALUES[o["card_values"]].get(c.rank.value, 0) for c in DECK.cards}
+        self.marriage_values = MARRIAGE_VALUES[o["marriage_values"]]
+        self.max_bid = sum(self.card_values.values()) + LAST_TRICK + sum(self.marriage_values.values())
+        self.rules = MarriageRules(partners=self.partnerships,
+                                   call_after_own_lead=self.partnerships and not o["calls_after_any_trick"])
+        if self.num_players == 3 and o["exchange"] != 3:
+            raise OptionError("option exchange applies to four players only")
+
+    def pile_sizes(self, dealer: int) -> list[int]:
+        """Four hands of 9; or three hands of 11 and the kitty of 3."""
+        if self.num_players == 3:
+            return [11, 11, 11, 3]
+        return [9] * 4
+
+
+class HuutopussiState(MarriageState):
+    """A Huutopussi match (or single hand) in progress."""
+
+    game: Huutopussi
+
+    @classmethod
+    def match_start(cls, game: Game, dealer: int) -> JSON:
+        return {"hand_number": 0, "dealer": dealer, "scores": [0] * game.num_sides, "previous": None}
+
+    @classmethod
+    def check_scores(cls, game: Game, scores: Sequence[int]) -> list[int]:
+        checked = super().check_scores(game, scores)
+        if max(checked) >= TARGET:
+            raise OptionError(f"huutopussi scores must be below {TARGET}: the match ends there")
+        return checked
+
+    def _match_context(self) -> JSON:
+        redealt = self._redeal_by is not None
+        return {"hand_number": self._start["hand_number"] + 1,
+                "dealer": self._dealer if redealt else self._next(self._dealer),
+                "scores": list(self._scores), "previous": self._previous}
+
+    def _start_hand(self, start: JSON, deal: list[int]) -> None:
+        n = self.num_players
+        self._start = start
+        self._dealer: int = start["dealer"]
+        self._scores: list[int] = list(start["scores"])
+        self._previous: JSON | None = start["previous"]
+        self._hand_points: list[int] | None = list(start["previous"]["points"]) if start["previous"] else None
+        self._winner: int | None = None
+        self._rules = self.game.rules
+        self._start_play(deal[:n], self._dealer, [])
+        self._kitty = deal[3] if n == 3 else 0
+        self._phase = BID_PHASE
+        self._auction: list[tuple[int, Action]] = []
+        self._high = 0
+        self._high_bidder: int | None = None
+        self._passed = [False] * n
+        self._spoken = [False] * n  # has had a chance to bid (for the redeal)
+        self._redeal_by: int | None = None
+        self._opening = 0  # the highest bid before the raise
+        self._contract = 0
+        self._declarer: int | None = None
+        self._given = 0  # partner to declarer (four players)
+        self._returned = 0  # declarer to partner
+        self._discard = 0  # three players
+        self._discard_points = 0
+
+    # -- the public API ----------------------------------------------------------
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Match points per side (per seat with three players)."""
+        return tuple(self._scores)
+
+    @property
+    def hand_points(self) -> tuple[int, ...] | None:
+        """What each side scored in the last finished hand (the change of its match score)."""
+        return None if self._hand_points is None else tuple(self._hand_points)
+
+    @property
+    def trump(self) -> str | None:
+        """The trump suit's letter now, or None while there are no trumps."""
+        return None if self._trump < 0 else SUIT_LETTER[self._trump]
+
+    @property
+    def contract(self) -> int:
+        """The contract (0 during the auction)."""
+        return self._contract
+
+    @property
+    def declarer(self) -> int | None:
+        return self._declarer
+
+    def _partner(self, seat: int) -> int:
+        return (seat + 2) % 4
+
+    def _bids_allowed(self, seat: int) -> bool:
+        return self._scores[self.game.side_of(seat)] > FLOOR
+
+    def legal_actions(self) -> list[Action]:
+        if self._turn is None:
+            return []
+        seat = self._turn
+        phase = self._phase
+        if phase == BID_PHASE:
+            out: list[Action] = []
+            opening = self._high_bidder is None
+            if self._may_redeal(seat):
+                out.append(REDEAL)
+            if opening and not self._bids_allowed(seat):
+                return [*out, Action.make("bid", OPENING)]
+            if self._bids_allowed(seat):
+                low = OPENING if opening else self._high + STEP
+                out += [Action.make("bid", v) for v in range(low, self.game.max_bid + 1, STEP)]
+            if not opening:
+                out.append(PASS)
+            return out
+        if phase in (GIVE_PHASE, RETURN_PHASE):
+            return self._card_sets("give", self._hands[seat], self.game.options["exchange"])
+        if phase == RAISE_PHASE:
+            raises = range(self._contract + STEP, self.game.max_bid + 1, STEP)
+            return [*(Action.make("raise", v) for v in raises), PASS]
+        if phase == DISCARD_PHASE:
+            return self._card_sets("discard", self._hands[seat] & ~ACES_TENS, 3)
+        return super().legal_actions()
+
+    @staticmethod
+    def _card_sets(kind: str, mask: int, size: int) -> list[Action]:
+        cards = [a.card for a in PLAY.of(mask) if a.card is not None]
+        return [Action.make(kind, *combo) for combo in combinations(cards, size)]
+
+
+    def _may_redeal(self, seat: int) -> bool:
+        return (self.game.options["redeal"] and not self._spoken[seat]
+                and popcount(self._hands[seat] & SIXES) >= 3)
+
+    def _parse(self, text: str) -> Action:
+        action = parse_action(text, DECK, KINDS, WORDS)
+        return self._canonical(action, text)
+
+    def _canonical(self, action: Action, text: str | None = None) -> Action:
+        """Check an action's shape; card sets (give, discard) get their canonical card order."""
+        kind, args = action.kind, action.args
+        shown = text.strip() if text is not None else action.text
+        if kind in ("give", "discard"):
+            cards = [a for a in args if isinstance(a, Card)]
+            if len(cards) != len(args) or not cards or popcount(action.mask) != len(cards):
+                raise IllegalActionError(f"{shown!r} is malformed: write '{kind}' and distinct cards, "
+                                         f"e.g. '{kind} 9H 7C 6D'")
+            return card_set(kind, action.mask)
+        if kind in ("bid", "raise"):
+            if len(args) != 1 or not isinstance(args[0], int):
+                raise IllegalActionError(
+                    f"{shown!r} is malformed: write '{kind}' and a number, e.g. '{kind} 120'")
+            return action
+        if kind in ("pass", "redeal"):
+            if args:
+                raise IllegalActionError(f"{shown!r} is malformed: write '{kind}' alone")
+            return action
+        if action not in _CALLS:
+            raise IllegalActionError(
+                f"{shown!r} is malformed: write 'play AS', 'declare H', 'ask whole', 'ask half H', "
+                f"'answer H' or 'answer no'")
+        return action
+
+    # -- applying actions ----------------------------------------------------------
+
+    def _do(self, action: Action) -> None:
+        if self._turn is None:
+            raise IllegalActionError("the game is over")
+        action = self._canonical(action)
+        seat = self._turn
+        phase = self._phase
+        kind = action.kind
+        if phase == BID_PHASE:
+            if kind not in ("bid", "pass", "redeal"):
+                raise IllegalActionError(f"{action} is not possible now: seat {seat} must bid, pass"
+                                         + (" or redeal" if self._may_redeal(seat) else ""))
+            self._bid(seat, action)
+        elif phase in (GIVE_PHASE, RETURN_PHASE):
+            self._give(seat, action)
+        elif phase == RAISE_PHASE:
+            if kind not in ("raise", "pass"):
+                raise IllegalActionError(f"{action} is not possible now: the declarer raises "
+                                         f"(raise N) or keeps the contract (pass)")
+            if kind == "raise":
+                value = action.args[0]
+                assert isinstance(value, int)
+                if value <= self._contract or value % STEP or value > self.game.max_bid:
+                    raise IllegalActionError(
+                        f"cannot raise to {value}: a raise goes above {self._contract} in fives, "
+                        f"up to {self.game.max_bid}")
+                self._contract = value
+            self._phase = RETURN_PHASE if self.num_players == 4 else DISCARD_PHASE
+        elif phase == DISCARD_PHASE:
+            self._discard_cards(seat, action)
+        elif not self._do_marriage_action(seat, action):
+            raise IllegalActionError(f"{action} is not possible now: seat {seat} must play a card")
+
+    def _bid(self, seat: int, action: Action) -> None:
+        opening = self._high_bidder is None
+        if action is REDEAL:
+            if not self._may_redeal(seat):
+                off = "" if self.game.options["redeal"] else " (and option redeal is off)"
+                raise IllegalActionError(
+                    f"redeal is possible only at a player's first bid, holding three sixes{off}")
+            self._auction.append((seat, action))
+            self._redeal_by = seat
+            self._shown[seat] |= self._hands[seat] & SIXES
+            self._finish_hand(None)
+            return
+        if action is PASS:
+            if opening:
+                raise IllegalActionError(f"the dealer must open the bidding at {OPENING} or more")
+        else:
+            value = action.args[0]
+            assert isinstance(value, int)
+            if not self._bids_allowed(seat) and not (opening and value == OPENING):
+                raise IllegalActionError(f"seat {seat}'s side is at {FLOOR} or below and may not bid"
+                                         + (f" (the dealer opens at {OPENING})" if opening else ""))
+            low = OPENING if opening else self._high + STEP
+            if value < low or value % STEP or value > self.game.max_bid:
+                raise IllegalActionError(f"cannot bid {value}: bids go from {low} in fives up to "
+                                         f"{self.game.max_bid}")
+            self._high, self._high_bidder = value, seat
+        self._auction.append((seat, action))
+        self._spoken[seat] = True
+        if action is PASS:
+            self._passed[seat] = True
+        left = [s for s in range(self.num_players) if not self._passed[s]]
+        if len(left) == 1:
+            self._end_auction(left[0])
+            return
+        nxt = self._next(seat)
+        while self._passed[nxt]:
+            nxt = self._next(nxt)
+        self._turn = nxt
+
+    def _end_auction(self, declarer: int) -> None:
+        self._declarer = declarer
+        self._opening = self._contract = self._high
+        if self.num_players == 4:
+            self._phase = GIVE_PHASE
+            self._turn = self._partner(declarer)
+        else:
+            self._hands[declarer] |= self._kitty
+            self._phase = RAISE_PHASE
+            self._turn = declarer
+
+    def _give(self, seat: int, action: Action) -> None:
+        size = self.game.options["exchange"]
+        if action.kind != "give":
+            raise IllegalActionError(f"{action} is not possible now: seat {seat} must give {size} cards "
+                                     f"(e.g. 'give 9H 7C 6D')")
+        cards = action.mask
+        if popcount(cards) != size:
+            raise IllegalActionError(f"give exactly {size} cards, not {popcount(cards)}")
+        if cards & ~self._hands[seat]:
+            missing = " ".join(c.text for c in DECK.cards_of(cards & ~self._hands[seat]))
+            raise IllegalActionError(f"seat {seat} cannot give {missing}: not in hand")
+        to = self._partner(seat)
+        self._hands[seat] ^= cards
+        self._hands[to] |= cards
+        if self._phase == GIVE_PHASE:
+            self._given = cards
+            self._phase = RAISE_PHASE
+        else:
+            self._returned = cards
+            self._phase = PLAY_PHASE
+        self._turn = to if self._phase == RAISE_PHASE else self._declarer
+
+    def _discard_cards(self, seat: int, action: Action) -> None:
+        if action.kind != "discard":
+            raise IllegalActionError(f"{action} is not possible now: the declarer must discard 3 cards "
+                                     f"(e.g. 'discard 9H 7C 6D')")
+        cards = action.mask
+        if popcount(cards) != 3:
+            raise IllegalActionError(f"discard exactly 3 cards, not {popcount(cards)}")
+        if cards & ~self._hands[seat]:
+            missing = " ".join(c.text for c in DECK.cards_of(cards & ~self._hands[seat]))
+            raise IllegalActionError(f"seat {seat} cannot discard {missing}: not in hand")
+        if cards & ACES_TENS:
+            bad = " ".join(c.text for c in DECK.cards_of(cards & ACES_TENS))
+            raise IllegalActionError(f"aces and tens may not be discarded: {bad}")
+        self._hands[seat] ^= cards
+        self._discard = cards
+        self._discard_points = sum(self.game.card_values[b] for b in single_bits(cards))
+        self._phase = PLAY_PHASE
+
+    def _marriage_made(self, seat: int, suit: int) -> None:
+        """Every marriage makes its suit trumps and scores its suit's value."""
+        self._set_trump(suit)
+        self._marriages.append((seat, suit, self.game.marriage_values[suit]))
+
+    # -- points and the end of a hand ------------------------------------------------
+
+    def side_points(self) -> list[int]:
+        """Points taken so far per side: cards in tricks, marriages, and the last trick once taken
+        (not the declarer's discard, which only he knows)."""
+        values = self.game.card_values
+        points = [sum(values[b] for b in single_bits(taken)) for taken in self._taken]
+        for seat, _, value in self._marriages:
+            points[self.game.side_of(seat)] += value
+        if self._last_trick_side is not None:
+            points[self._last_trick_side] += LAST_TRICK
+        return points
+
+    def _hand_done(self) -> None:
+        assert self._declarer is not None
+        game = self.game
+        declarers = game.side_of(self._declarer)
+        collected = self.side_points()
+        collected[declarers] += self._discard_points
+        made = collected[declarers] >= self._contract
+        change = [collected[s] if s != declarers else (self._contract if made else -self._contract)
+                  for s in range(game.num_sides)]
+        swept = [s for s in range(game.num_sides) if not self._tricks_won[s]]
+        penalised = list(swept)
+        if not made and not game.options["defender_penalty"] and len(swept) == game.num_sides - 1 \
+                and declarers not in swept:
+            penalised = []  # the declarers took every trick and failed: only they pay
+        for s in penalised:
+            change[s] -= self._opening
+        self._finish_hand({"collected": collected, "made": made, "change": change, "no_tricks": swept,
+                           "penalised": penalised})
+
+    def _finish_hand(self, outcome: JSON | None) -> None:
+        """Score the hand (``outcome`` None: a redeal, nothing scored) and end it."""
+        change = outcome["change"] if outcome else [0] * self.game.num_sides
+        for s, delta in enumerate(change):
+            self._scores[s] += delta
+        top = max(self._scores)
+        leaders = [s for s in range(self.game.num_sides) if self._scores[s] == top]
+        winner = leaders[0] if top >= TARGET and len(leaders) == 1 else None
+        self._hand_points = change
+        result: JSON = {
+            "redeal": self._redeal_by,
+            "auction": [[s, a.text] for s, a in self._auction],
+            "declarer": self._declarer,
+            "opening_bid": self._opening,
+            "contract": self._contract,
+            "marriages": [[s, SUIT_LETTER[suit], v] for s, suit, v in self._marriages],
+            "tricks_won": list(self._tricks_won),
+            "last_trick": self._last_trick_side,
+            "points": change,
+            "scores": list(self._scores),
+        }
+        if outcome:
+            result.update(collected=outcome["collected"], made=outcome["made"],
+                          no_tricks=outcome["no_tricks"], penalised=outcome["penalised"],
+                          discard=" ".join(c.text for c in DECK.sorted(DECK.cards_of(self._discard))) or None)
+        self._turn = None
+        if winner is not None:
+            self._winner = winner
+        if winner is not None or self.single_hand:
+            self._phase = PHASE_OVER
+            result["match_over"] = winner is not None
+        self._previous = self._summary(result)
+        self._end_hand(result)
+
+    # -- what a seat may know ----------------------------------------------------------
+
+    def observation(self, seat: int | None) -> JSON:
+        """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
+        n = self.num_players
+        declarer = self._declarer
+        obs: JSON = {
+            "game": self.game.name,
+            "players": n,
+            "seat": seat,
+            "hand_number": self._start["hand_number"],
+            "dealer": self._dealer,
+            "phase": self._phase,
+            "current_player": self._turn,
+            "scores": list(self._scores),
+            "auction": [[s, a.text] for s, a in self._auction],
+            "high_bid": self._high or None,
+            "high_bidder": self._high_bidder,
+            "passed": list(self._passed),
+            "declarer": declarer,
+            "opening_bid": self._opening or None,
+            "contract": self._contract or None,
+            "trump": self.trump,
+            "hand": [c.text for c in self._sorted(self._hands[seat] if seat is not None else 0)],
+            "hand_sizes": [popcount(m) for m in self._hands],
+            "shown": [[c.text for c in self._sorted(m)] for m in self._shown],
+            "trick": self._table_json(),
+            "tricks": [self._trick_json(t) for t in self._tricks],
+            "tricks_won": list(self._tricks_won),
+            "points": self.side_points(),
+            "calls": [[s, a.text] for s, a in self._calls],
+            "marriages": [[s, SUIT_LETTER[suit], v] for s, suit, v in self._marriages],
+            "previous_hand": self._previous,
+            "winner": self._winner,
+        }
+        in_exchange = n == 4 and declarer is not None and seat in (declarer, self._partner(declarer))
+        obs["given"] = self._text(self._given) if in_exchange else None
+        obs["returned"] = self._text(self._returned) if in_exchange else None
+        if n == 3:
+            obs["kitty"] = self._text(self._kitty) if declarer is not None else None
+            obs["discard"] = self._text(self._discard) if seat is not None and seat == declarer else None
+        if seat is not None and seat == self._turn:
+            obs["legal_actions"] = [a.text for a in self.legal_actions()]
+        return obs
+
+    def _text(self, mask: int) -> list[str]:
+        return [c.text for c in self._sorted(mask)]
+
+    @staticmethod
+    def _sorted(mask: int) -> list[Card]:
+        return [a.card for a in PLAY.of(mask) if a.card is not None]
+
+    def hand(self, seat: int) -> list[Card]:
+        return self._sorted(self._hands[seat])
+
+    # -- worlds ------------------------------------------------------------------
+
+    def sample_world(self, seat: int, rng: random.Random) -> HuutopussiState:
+        """A full state consistent with everything ``seat`` knows, hidden cards dealt anew.
+
+        The cards each other seat has held since the exchange are dealt under
+        what is known (played cards, declared marriages, the duties shown, the
+        kitty with the declarer, the exchanged cards for the two who swapped
+        them); then the deal before the exchange is worked back from them, with
+        exchanged cards and the discard drawn anew where the seat did not see
+        them.  The hand is replayed on that deal, so asks and answers must come
+        out the same; worlds where they would not are drawn again.
+        """
+        for _ in range(2000):
+            made = self._world(seat, rng)
+            if made is None:
+                continue
+            deal, actions = made
+            world = HuutopussiState(self.game, self._log[-1].start, seed=rng.getrandbits(48), seeded=False,
+                                    single_hand=self.single_hand, deal=deal)
+            try:
+                for a in actions:
+                    world.apply(a)
+            except IllegalActionError:
+                continue
+            return world
+        raise RuntimeError("could not sample a world consistent with the observation")
+
+    def _world(self, seat: int, rng: random.Random) -> tuple[list[int], list[Action]] | None:
+        """A deal and the hand's actions for one world, or None if this draw failed."""
+        n = self.num_players
+        declarer = self._declarer
+        played = self._played_by()
+        held = [self._hands[s] | played[s] for s in range(n)]  # since the exchange (or the kitty)
+        fixed = [(self._shown[s] & self._hands[s]) | played[s] for s in range(n)]
+        fixed[seat] = held[seat]
+        partner = self._partner(declarer) if n == 4 and declarer is not None else None
+        sees_exchange = seat in (declarer, partner) and n == 4
+        if sees_exchange:
+            assert declarer is not None and partner is not None
+            fixed[declarer] |= self._given & ~self._returned
+            fixed[partner] |= self._returned
+        known = 0
+        for s in range(n):
+            known |= fixed[s]
+        if n == 3 and seat == declarer:
+            known |= self._discard
+        pool = DECK.mask & ~known
+        slots = [s for s in range(n) if s != seat]
+        sizes = [popcount(held[s] & ~fixed[s]) for s in slots]
+        allowed = [pool & ~self._forbidden[s] for s in slots]
+        if n == 3:
+            if declarer is None:
+                slots.append(-1)  # the kitty, unseen until the auction ends
+                sizes.append(3)
+                allowed.append(pool)
+            elif seat != declarer:
+                # The kitty's unplayed cards are with the declarer or in his discard.
+                allowed = [a if s == declarer else a & ~self._kitty
+                           for s, a in zip(slots, allowed, strict=True)]
+                if self._discard:
+                    slots.append(-2)
+                    sizes.append(3)
+                    allowed.append(pool & ~ACES_TENS)
+        filled = fill_slots(pool, sizes, allowed, rng)
+        if filled is None:
+            return None
+        hands = list(fixed)
+        kitty, discard = self._kitty, self._discard
+        for s, got in zip(slots, filled, strict=True):
+            if s == -1:
+                kitty = got
+            elif s == -2:
+                discard = got
+            else:
+                hands[s] |= got
+        actions = list(self._log[-1].actions)
+        if partner is not None and declarer is not None and self._given:
+            given, returned = self._given, self._returned
+            if not sees_exchange:
+                size = self.game.options["exchange"]
+                given = self._pick(hands[declarer], size, rng)
+                returned = self._pick(hands[partner], size, rng) if returned else 0
+                gives = iter([card_set("give", given), card_set("give", returned)])
+                actions = [next(gives) if a.kind == "give" else a for a in actions]
+            hands[declarer] = (hands[declarer] | returned) & ~given
+            hands[partner] = (hands[partner] & ~returned) | given
+        if n == 3 and declarer is not None:
+            hands[declarer] = (hands[declarer] | discard) & ~kitty
+            actions = [card_set("discard", discard) if a.kind == "discard" else a for a in actions]
+        return ([*hands, kitty] if n == 3 else hands), actions
+
+    @staticmethod
+    def _pick(mask: int, size: int, rng: random.Random) -> int:
+        out = 0
+        for b in rng.sample(single_bits(mask), size):
+            out |= b
+        return out
+
+
+Huutopussi.state_class = HuutopussiState
