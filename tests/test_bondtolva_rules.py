@@ -515,7 +515,7 @@ def test_two_players_marriages_only_while_the_stock_lasts():
     run(state, "1 JS, 0 JC")
     assert state.current_player == 1 and {"KC", "QC"} <= hand(state, 1)
     assert not legal_calls(state)
-    assert_illegal(state, "declare C", "made only by the winner of a trick", "only while the stock lasts")
+    assert_illegal(state, "declare C", "made only by the winner of a trick", "a trick while the stock lasts")
 
 
 def test_two_players_no_asking_without_a_partner():

@@ -143,8 +143,9 @@ declare H, ask whole, ask half H, answer H, answer no."""
         self.max_bid = sum(self.card_values.values()) + LAST_TRICK + sum(self.marriage_values.values())
         self.rules = MarriageRules(partners=self.partnerships,
                                    call_after_own_lead=self.partnerships and not o["calls_after_any_trick"])
-        if self.num_players == 3 and o["exchange"] != 3:
-            raise OptionError("option exchange applies to four players only")
+        if self.num_players == 3 and (o["exchange"] != 3 or o["calls_after_any_trick"]):
+            raise OptionError("options exchange and calls_after_any_trick apply to four players only "
+                              "(three players already call after any won trick)")
 
     def pile_sizes(self, dealer: int) -> list[int]:
         """Four hands of 9; or three hands of 11 and the kitty of 3."""

@@ -313,7 +313,7 @@ class MarriageState(TrickState):
     def _why_not_call(self, seat: int, action: Action) -> str:
         if not self._can_call:
             return (f"{action} is not possible now: a call (declare, ask) is made only by the winner "
-                    f"of a trick, before he leads" + self._call_limits())
+                    f"of a trick{self._call_limits()}, before he leads")
         side = self.game.side_of(seat)
         if action.kind == "ask" and not self._rules.partners:
             return "there are no partners in this game: nobody can be asked"
@@ -338,7 +338,7 @@ class MarriageState(TrickState):
 
     def _call_limits(self) -> str:
         if self._rules.free_while_stock:
-            return ", and only while the stock lasts"
+            return " while the stock lasts"
         if self._rules.call_after_own_lead:
             return " he led himself"
         return ""

@@ -1,0 +1,511 @@
+"""Helpers for the Huutopussi rules tests: scripts, matches from hand-made deals, and the rules
+written out again from RULES.md and the seed text.
+
+Nothing here imports the engine's rules: the auction, the exchange, the duties, the calls and
+the scoring are re-computed from the texts, so that the tests check the engine against a second
+reading.  Cards are handled as text (``AS``, ``TH``): rank letter then suit letter.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import combinations
+from typing import Any
+
+import tricktaker as tt
+
+SUITS = "SHDC"
+STRONG_FIRST = "ATKQJ9876"
+"""Ranks from strongest to weakest: A 10 K Q J 9 8 7 6."""
+SUIT_CARDS = {s: " ".join(r + s for r in STRONG_FIRST) for s in SUITS}
+FIVES = {"A": 10, "T": 10, "K": 5, "Q": 5, "J": 5}
+PIPS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
+MARRIAGES = {"spades_low": {"S": 40, "C": 60, "D": 80, "H": 100},
+             "spades_high": {"S": 100, "H": 80, "D": 60, "C": 40}}
+LAST_TRICK = 20
+TARGET = 500
+FLOOR = -500
+
+
+def huutopussi(**options: Any) -> tt.Game:
+    return tt.new_game("huutopussi", **options)
+
+
+def strength(card: str) -> int:
+    return len(STRONG_FIRST) - STRONG_FIRST.index(card[0])
+
+
+def suit(card: str) -> str:
+    return card[1]
+
+
+def cards(text: str) -> list[str]:
+    return [c.text for c in tt.PIQUET_36.cards_from_text(text)]
+
+
+def check_deal(piles: list[str]) -> list[str]:
+    """The piles, after checking that they hold the whole 36-card deck once."""
+    listed = [c for p in piles for c in cards(p)]
+    assert sorted(listed) == sorted(c.text for c in tt.PIQUET_36.cards), "a deal must hold every card once"
+    return piles
+
+
+# -- scripts and inspection ------------------------------------------------------------------
+
+
+WORDS = ("pass", "redeal")
+
+
+def action_text(words: str) -> str:
+    """Script shorthand: a lone card is ``play`` it; anything else is the action text itself."""
+    parts = words.split()
+    if len(parts) == 1 and parts[0] not in WORDS:
+        return f"play {parts[0]}"
+    return words
+
+
+def run(state: tt.State, script: str) -> None:
+    """Play a comma-separated script of ``seat action`` steps (``0 bid 50, 1 pass, 0 AS``),
+    checking that each step is the turn of the seat it names."""
+    for step in script.split(","):
+        step = step.strip()
+        if not step:
+            continue
+        seat, words = step.split(maxsplit=1)
+        assert state.current_player == int(seat), (step, state.current_player, legal(state)[:20])
+        state.apply(action_text(words), seat=int(seat))
+
+
+def legal(state: tt.State) -> list[str]:
+    return [str(a) for a in state.legal_actions()]
+
+
+def legal_plays(state: tt.State) -> set[str]:
+    return {a.split()[1] for a in legal(state) if a.startswith("play ")}
+
+
+def legal_calls(state: tt.State) -> set[str]:
+    return {a for a in legal(state) if a.startswith(("declare", "ask", "answer"))}
+
+
+def hand(state: tt.State, seat: int) -> set[str]:
+    return {c.text for c in state.hand(seat)}
+
+
+def record(state: tt.State) -> dict[str, Any]:
+    return json.loads(state.to_json())
+
+
+def result(state: tt.State, i: int = -1) -> dict[str, Any]:
+    """The result of a finished hand (by default the last one)."""
+    return [h["result"] for h in record(state)["hands"] if h["result"] is not None][i]
+
+
+def last_trick(state: tt.State) -> dict[str, Any]:
+    return state.observation(None)["tricks"][-1]
+
+
+def play_first(state: tt.State) -> None:
+    """Play out the current hand, each player choosing its first legal play (no calls)."""
+    number = state.hand_number
+    while not state.is_over() and state.hand_number == number:
+        options = [a for a in legal(state) if a.startswith(("play ", "answer "))]
+        state.apply(options[0])
+
+
+def snapshot(state: tt.State) -> tuple[Any, ...]:
+    return (
+        state.to_json(),
+        [state.observation(s) for s in range(state.num_players)],
+        state.observation(None),
+        legal(state),
+        state.current_player,
+        state.phase,
+        state.scores,
+        state.hand_points,
+        state.trump,
+        state.contract,
+        state.declarer,
+    )
+
+
+def assert_illegal(state: tt.State, action: str, *fragments: str, seat: int | None = None) -> str:
+    """The action raises IllegalActionError mentioning every fragment, and the state is unchanged."""
+    import pytest
+
+    before = snapshot(state)
+    with pytest.raises(tt.IllegalActionError) as info:
+        state.apply(action, seat=seat)
+    msg = str(info.value)
+    for fragment in fragments:
+        assert fragment in msg, (fragment, msg)
+    assert snapshot(state) == before, "a rejected action changed the state"
+    return msg
+
+
+def match_with(game: tt.Game, hands: list[tuple[int, list[str], list[str]]],
+               scores: list[int] | None = None) -> tt.State:
+    """A match (not a single hand) from hand-made deals: ``hands`` lists ``(dealer, deal,
+    actions)`` per hand, in order, replayed through ``tt.load``.  The last entry is the hand the
+    match is in (its actions may be empty); each earlier one must end its hand."""
+    start = {"hand_number": 0, "dealer": hands[0][0], "scores": list(scores or [0] * num_sides(game)),
+             "previous": None}
+    data = {"format": "tricktaker-record", "version": 1, "game": "huutopussi", "preset": None,
+            "options": dict(game.options), "seed": None, "seeded": False, "single_hand": False,
+            "start": start, "result": None,
+            "hands": [{"dealer": d, "deal": list(deal), "actions": [action_text(a) for a in actions]}
+                      for d, deal, actions in hands]}
+    return tt.load(data)
+
+
+def num_sides(game: tt.Game) -> int:
+    return 2 if game.options["players"] == 4 else 3
+
+
+# -- the rules written out again -----------------------------------------------------------------
+
+
+class Rules:
+    """The rules of one Huutopussi game and its options, from RULES.md and the seed (not from the
+    engine)."""
+
+    def __init__(self, game: tt.Game) -> None:
+        o = game.options
+        self.options = o
+        self.players = o["players"]
+        self.partners = self.players == 4
+        self.sides = 2 if self.partners else 3
+        self.values = FIVES if o["card_values"] == "fives" else PIPS
+        self.marriage_values = MARRIAGES[o["marriage_values"]]
+        self.card_total = 4 * sum(self.values.values()) + LAST_TRICK
+        self.max_bid = self.card_total + sum(self.marriage_values.values())
+        self.exchange = o["exchange"]
+        self.own_lead_only = self.partners and not o["calls_after_any_trick"]
+
+    def side(self, seat: int) -> int:
+        return seat % 2 if self.partners else seat
+
+    def points(self, taken: list[str]) -> int:
+        return sum(self.values.get(c[0], 0) for c in taken)
+
+    @staticmethod
+    def trick_winner(trick: list[tuple[int, str]], trump: str | None) -> int:
+        trumps = [(s, c) for s, c in trick if trump and suit(c) == trump]
+        led = suit(trick[0][1])
+        candidates = trumps or [(s, c) for s, c in trick if suit(c) == led]
+        return max(candidates, key=lambda sc: strength(sc[1]))[0]
+
+    # -- what may be done ------------------------------------------------------------------
+
+    def bids(self, obs: dict[str, Any], mine: list[str]) -> set[str]:
+        seat = obs["current_player"]
+        high = obs["high_bid"]
+        spoken = {s for s, _ in obs["auction"]}
+        banned = obs["scores"][self.side(seat)] <= FLOOR
+        out: set[str] = set()
+        if self.options["redeal"] and seat not in spoken and sum(c[0] == "6" for c in mine) >= 3:
+            out.add("redeal")
+        if high is None:  # the dealer's opening
+            assert seat == obs["dealer"]
+            return out | ({"bid 50"} if banned else {f"bid {v}" for v in range(50, self.max_bid + 1, 5)})
+        if not banned:
+            out |= {f"bid {v}" for v in range(high + 5, self.max_bid + 1, 5)}
+        return out | {"pass"}
+
+    @staticmethod
+    def card_sets(kind: str, mine: list[str], size: int) -> set[str]:
+        return {f"{kind} " + " ".join(sorted(combo)) for combo in combinations(mine, size)}
+
+    def plays(self, obs: dict[str, Any], mine: set[str]) -> set[str]:
+        """The duties: follow suit; else trump; and always beat the high card if possible."""
+        trick = obs["trick"]
+        trump = obs["trump"]
+        if not trick:
+            return mine
+        led = suit(trick[0][1])
+        follow = {c for c in mine if suit(c) == led}
+        trumps = {c for c in mine if trump and suit(c) == trump and trump != led}
+        played_trumps = [c for _, c in trick if trump and suit(c) == trump and trump != led]
+        if played_trumps:
+            high = max(played_trumps, key=strength)
+            over = {c for c in trumps if strength(c) > strength(high)}
+            tiers = [follow, over, trumps]
+        else:
+            high = max((c for _, c in trick if suit(c) == led), key=strength)
+            beat = {c for c in follow if strength(c) > strength(high)}
+            tiers = [beat, follow, trumps]
+        for tier in tiers:
+            if tier:
+                return tier
+        return mine
+
+    def calls(self, obs: dict[str, Any], mine: set[str]) -> set[str]:
+        gone = {c for t in obs["tricks"] for _, c in t["cards"]}
+        declared = {m[1] for m in obs["marriages"]}
+        open_suits = [s for s in SUITS if s not in declared]
+        out = {f"declare {s}" for s in open_suits if {"K" + s, "Q" + s} <= mine}
+        if self.partners:
+            if any(not ({"K" + s, "Q" + s} & (mine | gone)) for s in open_suits):
+                out.add("ask whole")
+            for s in open_suits:
+                halves = {"K" + s, "Q" + s}
+                if len(halves & mine) == 1 and not (halves - mine) & gone:
+                    out.add(f"ask half {s}")
+        return out
+
+    # -- scoring a finished hand --------------------------------------------------------------
+
+    def score_hand(self, h: dict[str, Any], scores: list[int]) -> dict[str, Any]:
+        """Replay a finished hand of a record (deal, dealer, actions) and score it by the rules."""
+        n = self.players
+        hands = [set(cards(p)) for p in h["deal"][:n]]
+        kitty = set(cards(h["deal"][n])) if n == 3 else set()
+        actions = list(h["actions"])
+        dealer = h["dealer"]
+        # the auction
+        turn, high, high_bidder = dealer, 0, None
+        passed = [False] * n
+        auction = []
+        while True:
+            text = actions.pop(0)
+            auction.append([turn, text])
+            if text == "redeal":
+                return {"redeal": turn, "points": [0] * self.sides, "scores": list(scores),
+                        "auction": auction}
+            if text == "pass":
+                passed[turn] = True
+            else:
+                high, high_bidder = int(text.split()[1]), turn
+            if passed.count(False) == 1:
+                break
+            turn = (turn + 1) % n
+            while passed[turn]:
+                turn = (turn + 1) % n
+        declarer = passed.index(False)
+        assert declarer == high_bidder
+        opening = contract = high
+        discard: set[str] = set()
+        if n == 4:
+            partner = (declarer + 2) % 4
+            given = set(actions.pop(0).split()[1:])
+            hands[partner] -= given
+            hands[declarer] |= given
+        else:
+            hands[declarer] |= kitty
+        words = actions.pop(0).split()
+        if words[0] == "raise":
+            contract = int(words[1])
+        if n == 4:
+            returned = set(actions.pop(0).split()[1:])
+            hands[declarer] -= returned
+            hands[partner] |= returned
+        else:
+            discard = set(actions.pop(0).split()[1:])
+            hands[declarer] -= discard
+        # the play
+        turn = declarer
+        trump: str | None = None
+        trick: list[tuple[int, str]] = []
+        taken: list[list[str]] = [[] for _ in range(self.sides)]
+        tricks_won = [0] * self.sides
+        marriages: list[list[Any]] = []
+        asker = None
+        last = None
+        for text in actions:
+            words = text.split()
+            if words[0] == "play":
+                hands[turn].remove(words[1])
+                trick.append((turn, words[1]))
+                if len(trick) < n:
+                    turn = (turn + 1) % n
+                    continue
+                turn = self.trick_winner(trick, trump)
+                last = self.side(turn)
+                tricks_won[last] += 1
+                taken[last] += [c for _, c in trick]
+                trick = []
+            elif words[0] == "ask":
+                asker, turn = turn, (turn + 2) % 4
+            elif words[0] == "answer":
+                if words[1] != "no":
+                    marriages.append([turn, words[1], self.marriage_values[words[1]]])
+                    trump = words[1]
+                turn = asker
+            else:
+                marriages.append([turn, words[1], self.marriage_values[words[1]]])
+                trump = words[1]
+        assert not trick and last is not None and not any(hands), "the hand is not finished"
+        collected = [self.points(t) for t in taken]
+        for seat, _, value in marriages:
+            collected[self.side(seat)] += value
+        collected[last] += LAST_TRICK
+        dside = self.side(declarer)
+        collected[dside] += self.points(sorted(discard))
+        made = collected[dside] >= contract
+        points = [collected[s] if s != dside else (contract if made else -contract)
+                  for s in range(self.sides)]
+        no_tricks = [s for s in range(self.sides) if tricks_won[s] == 0]
+        penalised = list(no_tricks)
+        swept = no_tricks == [s for s in range(self.sides) if s != dside]
+        if not made and swept and not self.options["defender_penalty"]:
+            penalised = []
+        for s in penalised:
+            points[s] -= opening
+        new = [scores[s] + points[s] for s in range(self.sides)]
+        top = max(new)
+        winner = new.index(top) if top >= TARGET and new.count(top) == 1 else None
+        return {"redeal": None, "auction": auction, "declarer": declarer, "opening_bid": opening,
+                "contract": contract, "marriages": marriages, "tricks_won": tricks_won, "last_trick": last,
+                "collected": collected, "made": made, "no_tricks": no_tricks, "penalised": penalised,
+                "points": points, "scores": new, "winner": winner, "trump": trump,
+                "discard": sorted(discard)}
+
+
+def check_results(state: tt.State) -> list[dict[str, Any]]:
+    """Re-score every finished hand of the state's record with :class:`Rules` and compare; also
+    check who deals each hand (clockwise, the same dealer again after a redeal)."""
+    rules = Rules(state.game)
+    rec = record(state)
+    scores = list(rec["start"]["scores"])
+    dealer = rec["hands"][0]["dealer"]
+    out = []
+    for i, h in enumerate(rec["hands"]):
+        assert h["dealer"] == dealer, f"hand {i + 1}: dealer {h['dealer']}, the rules say {dealer}"
+        if h["result"] is None:
+            break
+        exp = rules.score_hand(h, scores)
+        got = h["result"]
+        for key in ("redeal", "auction", "declarer", "opening_bid", "contract", "marriages", "tricks_won",
+                    "last_trick", "collected", "made", "no_tricks", "penalised", "points", "scores"):
+            if key in exp:
+                assert got[key] == exp[key], f"hand {i + 1}: {key} is {got[key]}, the rules say {exp[key]}"
+        if exp["redeal"] is None and rules.players == 3:
+            assert sorted(got["discard"].split()) == exp["discard"]
+        scores = exp["scores"]
+        out.append(exp)
+        if exp.get("winner") is not None:
+            assert i == len(rec["hands"]) - 1, f"hand {i + 1} should have ended the match"
+            assert state.is_over() and state.winner == exp["winner"]
+        elif not rec["single_hand"]:
+            assert i < len(rec["hands"]) - 1, f"hand {i + 1} ended the match without a winner"
+        if exp["redeal"] is None:
+            dealer = (dealer + 1) % rules.players
+    return out
+
+
+class Tracker:
+    """Follows a hand from outside to know what the rules allow next: who may call (the winner
+    of the trick just taken, with four players only if he led it), and a pending ask."""
+
+    def __init__(self, state: tt.State) -> None:
+        self.rules = Rules(state.game)
+        self.reset(state)
+
+    def reset(self, state: tt.State) -> None:
+        self.hand_number = state.hand_number
+        self.tricks = 0
+        self.caller: int | None = None
+        self.ask: tuple[int, str, set[str]] | None = None
+
+    def before(self, state: tt.State, seat: int, action: str) -> None:
+        if action.startswith("ask"):
+            self.ask = (seat, action.split()[-1], set(state.observation(seat)["hand"]))
+
+    def after(self, state: tt.State, seat: int, action: str) -> None:
+        if state.hand_number != self.hand_number or state.is_over():
+            self.reset(state)
+            return
+        words = action.split()
+        self.caller = None
+        if words[0] == "play":
+            tricks = state.observation(None)["tricks"]
+            if len(tricks) != self.tricks:
+                self.tricks = len(tricks)
+                t = tricks[-1]
+                if not self.rules.own_lead_only or t["leader"] == t["winner"]:
+                    self.caller = t["winner"]
+        elif words[0] == "answer":
+            self.ask = None
+
+    def expected(self, state: tt.State) -> set[str]:
+        r = self.rules
+        seat = state.current_player
+        obs = state.observation(seat)
+        mine = list(obs["hand"])
+        phase = obs["phase"]
+        if phase == "bid":
+            return r.bids(obs, mine)
+        if phase in ("give", "return"):
+            return r.card_sets("give", mine, r.exchange)
+        if phase == "raise":
+            return {f"raise {v}" for v in range(obs["contract"] + 5, r.max_bid + 1, 5)} | {"pass"}
+        if phase == "discard":
+            return r.card_sets("discard", [c for c in mine if c[0] not in "AT"], 3)
+        have = set(mine)
+        if phase == "answer":
+            assert self.ask is not None
+            _, what, asker_cards = self.ask
+            declared = {m[1] for m in obs["marriages"]}
+            if what == "whole":
+                out = {f"answer {s}" for s in SUITS if s not in declared and {"K" + s, "Q" + s} <= have}
+            else:
+                wanted = {"K" + what, "Q" + what} - asker_cards
+                out = {f"answer {what}"} if wanted & have else set()
+            return out or {"answer no"}
+        assert phase == "play", phase
+        out = {f"play {c}" for c in r.plays(obs, have)}
+        if self.caller == seat and not obs["trick"] and len(obs["marriages"]) < 4:
+            out |= r.calls(obs, have)
+        return out
+
+
+def canonical(action: str) -> str:
+    """Card sets (give, discard) with their cards sorted as text, to compare with the rules' sets."""
+    words = action.split()
+    if words[0] in ("give", "discard"):
+        return " ".join([words[0], *sorted(words[1:])])
+    return action
+
+
+def sane_choice(state: tt.State, rng: random.Random) -> str:
+    """A random legal action from a sane policy: bid a little above the current bid or pass, raise
+    rarely and a little, redeal half the time; anything legal otherwise."""
+    actions = legal(state)
+    phase = state.phase
+    if phase == "bid":
+        if "redeal" in actions and rng.random() < 0.5:
+            return "redeal"
+        bids = [a for a in actions if a.startswith("bid")]
+        if "pass" in actions and (not bids or rng.random() < 0.6):
+            return "pass"
+        return rng.choice(bids[:4])
+    if phase == "raise":
+        raises = [a for a in actions if a.startswith("raise")]
+        if raises and rng.random() < 0.15:
+            return rng.choice(raises[:4])
+        return "pass"
+    return rng.choice(actions)
+
+
+def drive(state: tt.State, rng: random.Random, max_hands: int = 20, check: bool = True) -> int:
+    """Play sane random actions until the state is over or ``max_hands`` hands have finished,
+    checking (with ``check``) at every step that the engine's legal actions are the rules'.
+    Returns the number of actions played."""
+    tracker = Tracker(state)
+    n = 0
+    while not state.is_over() and state.hand_number < max_hands:
+        seat = state.current_player
+        if check:
+            actions = legal(state)
+            assert len(actions) == len(set(actions))
+            got = {canonical(a) for a in actions}
+            want = tracker.expected(state)
+            assert got == want, (f"hand {state.hand_number + 1}, seat {seat}, {state.phase}: engine has "
+                                 f"{sorted(got - want)[:8]} more and lacks {sorted(want - got)[:8]}")
+        action = sane_choice(state, rng)
+        tracker.before(state, seat, action)
+        state.apply(action, seat=seat)
+        tracker.after(state, seat, action)
+        n += 1
+    return n
