@@ -22,7 +22,9 @@ bridge deals like the others; the headline stays Tuppi's.
 
 The Marjapussi family follows: single hands of marjapussi (36 cards, 9 tricks,
 calls offered after every trick), bondtolva with 4 players (24 cards) and with
-2 (a stock), and avomarjapussi (18 tricks from hands and face-up rows).
+2 (a stock), and avomarjapussi (18 tricks from hands and face-up rows); then
+huutopussi for 4 and 3 players (a random auction, the exchange or the kitty
+and discard, whose legal lists hold every 3-card choice, and the play).
 
 Run:  pip install -e ".[bench]"  &&  python bench/playouts.py [--seconds 2] [--rounds 5]
 """
@@ -128,6 +130,8 @@ def main() -> None:
         ("tricktaker bondtolva, 4 players, one hand", "bondtolva", {}),
         ("tricktaker bondtolva, 2 players, one hand", "bondtolva", {"players": 2}),
         ("tricktaker avomarjapussi, one hand", "avomarjapussi", {}),
+        ("tricktaker huutopussi, 4 players, one hand", "huutopussi", {}),
+        ("tricktaker huutopussi, 3 players, one hand", "huutopussi", {"players": 3}),
     ]:
         r, a = rate(hand_runner(name, **options), args.seconds, args.rounds)
         rows.append((label, r, a))

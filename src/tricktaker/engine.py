@@ -68,7 +68,8 @@ class Action:
 
     __slots__ = ("kind", "args", "text", "card", "mask")
 
-    _interned: ClassVar[dict[tuple[str, tuple[ActionArg, ...]], Action]] = {}
+    interned: ClassVar[dict[tuple[str, tuple[ActionArg, ...]], Action]] = {}
+    """Every action made so far, by ``(kind, args)``: a hot loop may look one up directly."""
 
     kind: str
     args: tuple[ActionArg, ...]
@@ -82,7 +83,7 @@ class Action:
     @classmethod
     def make(cls, kind: str, *args: ActionArg) -> Action:
         key = (kind, args)
-        action = cls._interned.get(key)
+        action = cls.interned.get(key)
         if action is None:
             action = object.__new__(cls)
             action.kind = kind
@@ -91,7 +92,7 @@ class Action:
             cards = [a for a in args if isinstance(a, Card)]
             action.card = cards[0] if cards else None
             action.mask = sum(c.mask for c in cards)
-            cls._interned[key] = action
+            cls.interned[key] = action
         return action
 
     def __str__(self) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache, lru_cache
 from itertools import combinations
 
 from ..cards import PIQUET_36, Card, popcount, single_bits
@@ -69,6 +70,24 @@ _CALLS = frozenset([*PLAY.by_mask.values(), *DECLARE.values(), ASK_WHOLE, *ASK_H
                     *ANSWER.values(), ANSWER_NO])
 
 BID_PHASE, GIVE_PHASE, RAISE_PHASE, RETURN_PHASE, DISCARD_PHASE = "bid", "give", "raise", "return", "discard"
+
+
+@lru_cache(maxsize=4096)
+def _card_sets(kind: str, mask: int, size: int) -> tuple[Action, ...]:
+    """Every choice of ``size`` cards of ``mask`` as actions (cached: hands repeat in search)."""
+    cards = [a.card for a in PLAY.of(mask) if a.card is not None]
+    interned = Action.interned
+    out = []
+    for combo in combinations(cards, size):
+        action = interned.get((kind, combo))
+        out.append(action if action is not None else Action.make(kind, *combo))
+    return tuple(out)
+
+
+@cache
+def _bids(kind: str, low: int, high: int) -> tuple[Action, ...]:
+    """``bid`` or ``raise`` actions from ``low`` to ``high`` in fives."""
+    return tuple(Action.make(kind, v) for v in range(low, high + 1, STEP))
 
 
 def card_set(kind: str, mask: int) -> Action:
@@ -248,23 +267,21 @@ class HuutopussiState(MarriageState):
                 return [*out, Action.make("bid", OPENING)]
             if self._bids_allowed(seat):
                 low = OPENING if opening else self._high + STEP
-                out += [Action.make("bid", v) for v in range(low, self.game.max_bid + 1, STEP)]
+                out += _bids("bid", low, self.game.max_bid)
             if not opening:
                 out.append(PASS)
             return out
         if phase in (GIVE_PHASE, RETURN_PHASE):
             return self._card_sets("give", self._hands[seat], self.game.options["exchange"])
         if phase == RAISE_PHASE:
-            raises = range(self._contract + STEP, self.game.max_bid + 1, STEP)
-            return [*(Action.make("raise", v) for v in raises), PASS]
+            return [*_bids("raise", self._contract + STEP, self.game.max_bid), PASS]
         if phase == DISCARD_PHASE:
             return self._card_sets("discard", self._hands[seat] & ~ACES_TENS, 3)
         return super().legal_actions()
 
     @staticmethod
     def _card_sets(kind: str, mask: int, size: int) -> list[Action]:
-        cards = [a.card for a in PLAY.of(mask) if a.card is not None]
-        return [Action.make(kind, *combo) for combo in combinations(cards, size)]
+        return list(_card_sets(kind, mask, size))
 
 
     def _may_redeal(self, seat: int) -> bool:
