@@ -23,7 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from .cards import Card, CardParseError, Deck, Suit
+from .cards import Card, CardParseError, Deck, Suit, popcount
+from .sampling import fill_slots
 
 __all__ = [
     "PHASE_OVER",
@@ -241,6 +242,7 @@ class Option:
 
 
 S = TypeVar("S", bound="State")
+TS = TypeVar("TS", bound="TrickState")
 
 
 class Game:
@@ -635,6 +637,69 @@ class TrickState(State):
 
     def is_over(self) -> bool:
         return self._phase is PHASE_OVER
+
+    # -- what the games of a match share: the context a hand starts from, worlds --------
+
+    _start: JSON
+    _scores: list[int]
+    _previous: JSON | None
+    _hand_points: list[int] | None
+
+    def _begin_context(self, start: JSON) -> None:
+        """Take the match context a hand starts from: dealer, scores, the previous hand."""
+        self._start = start
+        self._dealer = start["dealer"]
+        self._scores = list(start["scores"])
+        self._previous = start["previous"]
+        self._hand_points = list(start["previous"]["points"]) if start["previous"] else None
+        self._winner = None
+
+    def _header(self, seat: int | None) -> JSON:
+        """The observation fields every game starts with."""
+        return {
+            "game": self.game.name,
+            "players": self.num_players,
+            "seat": seat,
+            "hand_number": self._start["hand_number"],
+            "dealer": self._dealer,
+            "phase": self._phase,
+            "current_player": self._turn,
+            "scores": list(self._scores),
+        }
+
+    def _replay_world(self: TS, deal: list[int], rng: random.Random,
+                      actions: Sequence[Action] | None = None) -> TS | None:
+        """The current hand replayed on another deal (and, if given, other actions); None if
+        an action is illegal there.  A sampled world is only ever built this way."""
+        log = self._log[-1]
+        world = type(self)(self.game, log.start, seed=rng.getrandbits(48), seeded=False,
+                           single_hand=self.single_hand, deal=deal)
+        try:
+            for a in log.actions if actions is None else actions:
+                world.apply(a)
+        except IllegalActionError:
+            return None
+        return world
+
+    def _deal_hidden(self, seat: int, fixed: list[int], forbidden: Sequence[int],
+                     rng: random.Random) -> list[int] | None:
+        """Hands for every seat: ``fixed`` cards (what ``seat`` knows of each hand, played cards
+        included), the rest of the deck dealt to the other seats as many as they hold, none of
+        their ``forbidden`` cards.  None if this draw found no deal."""
+        known = 0
+        for mask in fixed:
+            known |= mask
+        pool = self.game.deck.mask & ~known
+        played = self._played_by()
+        others = [s for s in range(self.num_players) if s != seat]
+        sizes = [popcount((self._hands[s] | played[s]) & ~fixed[s]) for s in others]
+        filled = fill_slots(pool, sizes, [pool & ~forbidden[s] for s in others], rng)
+        if filled is None:
+            return None
+        hands = list(fixed)
+        for s, got in zip(others, filled, strict=True):
+            hands[s] |= got
+        return hands
 
     @property
     def winner(self) -> int | None:

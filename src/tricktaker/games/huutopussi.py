@@ -197,12 +197,7 @@ class HuutopussiState(MarriageState):
 
     def _start_hand(self, start: JSON, deal: list[int]) -> None:
         n = self.num_players
-        self._start = start
-        self._dealer: int = start["dealer"]
-        self._scores: list[int] = list(start["scores"])
-        self._previous: JSON | None = start["previous"]
-        self._hand_points: list[int] | None = list(start["previous"]["points"]) if start["previous"] else None
-        self._winner: int | None = None
+        self._begin_context(start)
         self._rules = self.game.rules
         self._start_play(deal[:n], self._dealer, [])
         self._kitty = deal[3] if n == 3 else 0
@@ -224,19 +219,9 @@ class HuutopussiState(MarriageState):
     # -- the public API ----------------------------------------------------------
 
     @property
-    def scores(self) -> tuple[int, ...]:
-        """Match points per side (per seat with three players)."""
-        return tuple(self._scores)
-
-    @property
     def hand_points(self) -> tuple[int, ...] | None:
         """What each side scored in the last finished hand (the change of its match score)."""
         return None if self._hand_points is None else tuple(self._hand_points)
-
-    @property
-    def trump(self) -> str | None:
-        """The trump suit's letter now, or None while there are no trumps."""
-        return None if self._trump < 0 else SUIT_LETTER[self._trump]
 
     @property
     def contract(self) -> int:
@@ -518,15 +503,7 @@ class HuutopussiState(MarriageState):
         """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
         n = self.num_players
         declarer = self._declarer
-        obs: JSON = {
-            "game": self.game.name,
-            "players": n,
-            "seat": seat,
-            "hand_number": self._start["hand_number"],
-            "dealer": self._dealer,
-            "phase": self._phase,
-            "current_player": self._turn,
-            "scores": list(self._scores),
+        obs = self._header(seat) | {
             "auction": [[s, a.text] for s, a in self._auction],
             "high_bid": self._high or None,
             "high_bidder": self._high_bidder,
@@ -534,38 +511,20 @@ class HuutopussiState(MarriageState):
             "declarer": declarer,
             "opening_bid": self._opening or None,
             "contract": self._contract or None,
-            "trump": self.trump,
-            "hand": [c.text for c in self._sorted(self._hands[seat] if seat is not None else 0)],
-            "hand_sizes": [popcount(m) for m in self._hands],
-            "shown": [[c.text for c in self._sorted(m)] for m in self._shown],
-            "trick": self._table_json(),
-            "tricks": [self._trick_json(t) for t in self._tricks],
-            "tricks_won": list(self._tricks_won),
+        } | self._play_observation(seat) | {
             "points": self.side_points(),
-            "calls": [[s, a.text] for s, a in self._calls],
-            "marriages": [[s, SUIT_LETTER[suit], v] for s, suit, v in self._marriages],
             "previous_hand": self._previous,
             "winner": self._winner,
         }
         in_exchange = n == 4 and declarer is not None and seat in (declarer, self._partner(declarer))
-        obs["given"] = self._text(self._given) if in_exchange else None
-        obs["returned"] = self._text(self._returned) if in_exchange else None
+        obs["given"] = self._texts(self._given) if in_exchange else None
+        obs["returned"] = self._texts(self._returned) if in_exchange else None
         if n == 3:
-            obs["kitty"] = self._text(self._kitty) if declarer is not None else None
-            obs["discard"] = self._text(self._discard) if seat is not None and seat == declarer else None
+            obs["kitty"] = self._texts(self._kitty) if declarer is not None else None
+            obs["discard"] = self._texts(self._discard) if seat is not None and seat == declarer else None
         if seat is not None and seat == self._turn:
             obs["legal_actions"] = [a.text for a in self.legal_actions()]
         return obs
-
-    def _text(self, mask: int) -> list[str]:
-        return [c.text for c in self._sorted(mask)]
-
-    @staticmethod
-    def _sorted(mask: int) -> list[Card]:
-        return [a.card for a in PLAY.of(mask) if a.card is not None]
-
-    def hand(self, seat: int) -> list[Card]:
-        return self._sorted(self._hands[seat])
 
     # -- worlds ------------------------------------------------------------------
 
@@ -585,14 +544,9 @@ class HuutopussiState(MarriageState):
             if made is None:
                 continue
             deal, actions = made
-            world = HuutopussiState(self.game, self._log[-1].start, seed=rng.getrandbits(48), seeded=False,
-                                    single_hand=self.single_hand, deal=deal)
-            try:
-                for a in actions:
-                    world.apply(a)
-            except IllegalActionError:
-                continue
-            return world
+            world = self._replay_world(deal, rng, actions)
+            if world is not None:
+                return world
         raise RuntimeError("could not sample a world consistent with the observation")
 
     def _world(self, seat: int, rng: random.Random) -> tuple[list[int], list[Action]] | None:

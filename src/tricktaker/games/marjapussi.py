@@ -31,7 +31,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import PIQUET_36, SHORT_24, SUIT_MASKS, Card, popcount, single_bits
+from ..cards import PIQUET_36, SHORT_24, SUIT_MASKS, popcount, single_bits
 from ..engine import JSON, PHASE_OVER, Action, Game, IllegalActionError, Option, OptionError, parse_action
 from ..sampling import fill_slots, fill_timed_slots
 from .marriages import (
@@ -278,13 +278,8 @@ class MarjapussiState(MarriageState):
 
     def _start_hand(self, start: JSON, deal: list[int]) -> None:
         game = self.game
-        self._start = start
-        self._dealer: int = start["dealer"]
-        self._scores: list[int] = list(start["scores"])
+        self._begin_context(start)
         self._carry: int = start["carry"]
-        self._previous: JSON | None = start["previous"]
-        self._hand_points: list[int] | None = list(start["previous"]["points"]) if start["previous"] else None
-        self._winner: int | None = None
         self._rules = game.rules
         leader = self._next(self._dealer)
         tiers = [ACES] if game.options["first_lead"] == "ace" else [ACES, SPADES]
@@ -304,21 +299,6 @@ class MarjapussiState(MarriageState):
             self._shown[self._opener] = ACE_OF_CLUBS  # he must lead it: everyone knows he holds it
 
     # -- the public API ----------------------------------------------------------
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Match points per side (per seat with two players)."""
-        return tuple(self._scores)
-
-    @property
-    def hand_points(self) -> tuple[int, ...] | None:
-        """Points of the last finished hand per side: marriages, last trick, pips."""
-        return None if self._hand_points is None else tuple(self._hand_points)
-
-    @property
-    def trump(self) -> str | None:
-        """The trump suit's letter, or None before the first marriage."""
-        return None if self._trump < 0 else SUIT_LETTER[self._trump]
 
     def _parse(self, text: str) -> Action:
         action = parse_action(text, self.game.deck, KINDS, WORDS)
@@ -423,27 +403,10 @@ class MarjapussiState(MarriageState):
     def observation(self, seat: int | None) -> JSON:
         """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
         game = self.game
-        obs: JSON = {
-            "game": game.name,
-            "players": self.num_players,
-            "seat": seat,
-            "hand_number": self._start["hand_number"],
-            "dealer": self._dealer,
-            "phase": self._phase,
-            "current_player": self._turn,
-            "scores": list(self._scores),
-            "trump": self.trump,
-            "hand": [c.text for c in self._sorted(self._hands[seat] if seat is not None else 0)],
-            "hand_sizes": [popcount(m) for m in self._hands],
-            "shown": [[c.text for c in self._sorted(m)] for m in self._shown],
-            "trick": self._table_json(),
-            "tricks": [self._trick_json(t) for t in self._tricks],
-            "tricks_won": list(self._tricks_won),
+        obs = self._header(seat) | self._play_observation(seat) | {
             "pips": [p[0] for p in self.pips()],
-            "calls": [[s, a.text] for s, a in self._calls],
-            "marriages": [[s, self._suit_letter(suit), v] for s, suit, v in self._marriages],
             "points": self.side_points(),
-            "lead_rule": [c.text for c in self._sorted(self._lead_tiers[0])] if self._lead_tiers else None,
+            "lead_rule": self._texts(self._lead_tiers[0]) if self._lead_tiers else None,
             "carry": self._carry,
             "previous_hand": self._previous,
             "winner": self._winner,
@@ -456,15 +419,6 @@ class MarjapussiState(MarriageState):
         if seat is not None and seat == self._turn:
             obs["legal_actions"] = [a.text for a in self.legal_actions()]
         return obs
-
-    @staticmethod
-    def _sorted(mask: int) -> list[Card]:
-        """Cards by suit (spades, hearts, diamonds, clubs), strongest first."""
-        return [a.card for a in PLAY.of(mask) if a.card is not None]
-
-    def hand(self, seat: int) -> list[Card]:
-        """The cards in a seat's hand now (not its face-up cards; full information)."""
-        return self._sorted(self._hands[seat])
 
     # -- worlds ------------------------------------------------------------------
 
@@ -489,35 +443,11 @@ class MarjapussiState(MarriageState):
                 return world
         raise RuntimeError("could not sample a world consistent with the observation")
 
-    def _replay_world(self, deal: list[int], rng: random.Random) -> MarjapussiState | None:
-        log = self._log[-1]
-        world = MarjapussiState(self.game, log.start, seed=rng.getrandbits(48), seeded=False,
-                                single_hand=self.single_hand, deal=deal)
-        try:
-            for a in log.actions:
-                world.apply(a)
-        except IllegalActionError:
-            return None
-        return world
-
     def _world_hands(self, seat: int, rng: random.Random) -> list[int] | None:
         played = self._played_by()
-        fixed = [self._shown[s] & self._hands[s] for s in range(self.num_players)]
-        fixed[seat] = self._hands[seat]
-        known = 0
-        for s in range(self.num_players):
-            known |= fixed[s] | played[s]
-        pool = self.game.deck.mask & ~known
-        others = [s for s in range(self.num_players) if s != seat]
-        sizes = [popcount(self._hands[s] & ~fixed[s]) for s in others]
-        allowed = [pool & ~self._forbidden[s] for s in others]
-        filled = fill_slots(pool, sizes, allowed, rng)
-        if filled is None:
-            return None
-        hands = [fixed[s] | played[s] for s in range(self.num_players)]
-        for s, got in zip(others, filled, strict=True):
-            hands[s] |= got
-        return hands
+        fixed = [(self._shown[s] & self._hands[s]) | played[s] for s in range(self.num_players)]
+        fixed[seat] = self._hands[seat] | played[seat]
+        return self._deal_hidden(seat, fixed, self._forbidden, rng)
 
     def _world_rows(self, seat: int, rng: random.Random) -> list[int] | None:
         """Avomarjapussi: the opponent's hand and every still face-down card are dealt anew."""

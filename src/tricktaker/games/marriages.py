@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import PIQUET_36, SUIT_MASKS, Suit, popcount
-from ..engine import Action, CardActions, IllegalActionError, Trick, TrickState
+from ..cards import PIQUET_36, SUIT_MASKS, Card, Suit, popcount
+from ..engine import JSON, Action, CardActions, IllegalActionError, Trick, TrickState
 
 __all__ = [
     "ACES", "ANSWER", "ANSWER_NO", "ASK_HALF", "ASK_WHOLE", "BEATS", "DECLARE", "MarriageRules",
@@ -140,6 +140,49 @@ class MarriageState(TrickState):
         self._draws: list[tuple[int, int, int]] = []  # (action index, seat, stock position)
         self._from_hand = [0] * n  # cards each seat played from its hand (not from face-up rows)
         self._stock_total = len(self._stock)
+
+    # -- what every game of the family shows ------------------------------------
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Match points per side (per seat without partners)."""
+        return tuple(self._scores)
+
+    @property
+    def hand_points(self) -> tuple[int, ...] | None:
+        """What each side scored in the last finished hand (see the game's docs)."""
+        return None if self._hand_points is None else tuple(self._hand_points)
+
+    @property
+    def trump(self) -> str | None:
+        """The trump suit's letter now, or None while there are no trumps."""
+        return None if self._trump < 0 else SUITS[self._trump].letter
+
+    @staticmethod
+    def _sorted(mask: int) -> list[Card]:
+        """Cards by suit (spades, hearts, diamonds, clubs), strongest first."""
+        return [a.card for a in PLAY.of(mask) if a.card is not None]
+
+    def _texts(self, mask: int) -> list[str]:
+        return [c.text for c in self._sorted(mask)]
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards in a seat's hand now (not face-up cards; full information)."""
+        return self._sorted(self._hands[seat])
+
+    def _play_observation(self, seat: int | None) -> JSON:
+        """The observation fields of the play: hands, the table, tricks, calls and marriages."""
+        return {
+            "trump": self.trump,
+            "hand": self._texts(self._hands[seat]) if seat is not None else [],
+            "hand_sizes": [popcount(m) for m in self._hands],
+            "shown": [self._texts(m) for m in self._shown],
+            "trick": self._table_json(),
+            "tricks": [self._trick_json(t) for t in self._tricks],
+            "tricks_won": list(self._tricks_won),
+            "calls": [[s, a.text] for s, a in self._calls],
+            "marriages": [[s, SUITS[suit].letter, v] for s, suit, v in self._marriages],
+        }
 
     # -- what may be played ------------------------------------------------------
 

@@ -35,7 +35,7 @@ from ..engine import (
     TrickState,
     parse_action,
 )
-from ..sampling import fill_slots, fill_timed_slots
+from ..sampling import fill_timed_slots
 
 __all__ = ["Tute", "TuteState"]
 
@@ -175,12 +175,7 @@ class TuteState(TrickState):
 
     def _start_hand(self, start: JSON, deal: list[int]) -> None:
         n = self.num_players
-        self._start = start
-        self._dealer: int = start["dealer"]
-        self._scores: list[int] = list(start["scores"])
-        self._previous: JSON | None = start["previous"]
-        self._hand_points: list[int] | None = list(start["previous"]["points"]) if start["previous"] else None
-        self._winner: int | None = None
+        self._begin_context(start)
         self._hands = list(deal[:n])
         if n == 4:
             self._upcard = deal[4]
@@ -626,34 +621,13 @@ class TuteState(TrickState):
                 return world
         raise RuntimeError("could not sample a world consistent with the observation")
 
-    def _replay_world(self, deal: list[int], rng: random.Random) -> TuteState | None:
-        log = self._log[-1]
-        world = TuteState(self.game, log.start, seed=rng.getrandbits(48), seeded=False,
-                          single_hand=self.single_hand, deal=deal)
-        try:
-            for a in log.actions:
-                world.apply(a)
-        except IllegalActionError:
-            return None
-        return world
-
     def _try_world_pairs(self, seat: int, rng: random.Random) -> TuteState | None:
         played = self._played_by()
-        fixed = [self._shown[s] & self._hands[s] for s in range(4)]
-        fixed[seat] = self._hands[seat]
-        known = 0
-        for s in range(4):
-            known |= fixed[s] | played[s]
-        pool = DECK.mask & ~known
-        others = [s for s in range(4) if s != seat]
-        sizes = [popcount(self._hands[s] & ~fixed[s]) for s in others]
-        allowed = [pool & ~self._forbidden[s] for s in others]
-        filled = fill_slots(pool, sizes, allowed, rng)
-        if filled is None:
+        fixed = [(self._shown[s] & self._hands[s]) | played[s] for s in range(4)]
+        fixed[seat] = self._hands[seat] | played[seat]
+        hands = self._deal_hidden(seat, fixed, self._forbidden, rng)
+        if hands is None:
             return None
-        hands = [fixed[s] | played[s] for s in range(4)]
-        for s, got in zip(others, filled, strict=True):
-            hands[s] |= got
         dealer = self._dealer
         trump_card = self._log[-1].deal[4]
         hands[dealer] &= ~trump_card
