@@ -566,14 +566,7 @@ class TuppiState(TrickState):
         opts = self.game.options
         own = self._hands[seat] if seat is not None else 0
         partner_out = (self._soloist + 2) % 4 if self._soloist is not None else None
-        obs: JSON = {
-            "game": self.game.name,
-            "seat": seat,
-            "hand_number": self._start["hand_number"],
-            "dealer": self._dealer,
-            "phase": self._phase,
-            "current_player": self._turn,
-            "scores": list(self._scores),
+        obs = self._header(seat) | {
             "nousussa": self.nousussa,
             "hand": [c.text for c in DECK.sorted(DECK.cards_of(own))],
             "hand_sizes": [popcount(m) for m in self._hands],

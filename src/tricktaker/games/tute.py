@@ -571,15 +571,7 @@ class TuteState(TrickState):
 
     def observation(self, seat: int | None) -> JSON:
         """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
-        obs: JSON = {
-            "game": self.game.name,
-            "players": self.num_players,
-            "seat": seat,
-            "hand_number": self._start["hand_number"],
-            "dealer": self._dealer,
-            "phase": self._phase,
-            "current_player": self._turn,
-            "scores": list(self._scores),
+        obs = self._header(seat) | {
             "trump": self.trump,
             "trump_card": self._card(self._upcard).text if self._upcard else None,
             "hand": [c.text for c in self._sorted(self._hands[seat] if seat is not None else 0)],
