@@ -6,7 +6,11 @@
 - :mod:`.screen`: the base :class:`Screen` (hand with numbered choices,
   replay and simulation hooks) and :class:`SimStats`;
 - :mod:`.session`: :class:`PlaySession`, the prompt loop, saving and narration;
-- :mod:`.tuppi`, :mod:`.tute`: each game's panels, narration, replay and statistics.
+- :mod:`.marriages`: :class:`MarriageScreen`, what the Marjapussi family and
+  Huutopussi screens share (calls, answers, duties, the trick's winner);
+- :mod:`.tuppi`, :mod:`.tute`, :mod:`.marjapussi` (also Bondtolva and
+  Avomarjapussi), :mod:`.huutopussi`: each game's panels, narration, replay
+  and statistics.
 """
 
 from __future__ import annotations

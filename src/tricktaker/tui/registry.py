@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..engine import OptionError
+from .huutopussi import HuutopussiScreen
 from .marjapussi import MarjapussiScreen
 from .screen import Screen
 from .tuppi import TuppiScreen
@@ -13,6 +14,7 @@ __all__ = ["SCREENS", "screen_class"]
 SCREENS: dict[str, type[Screen]] = {
     "tuppi": TuppiScreen, "tute": TuteScreen,
     "marjapussi": MarjapussiScreen, "bondtolva": MarjapussiScreen, "avomarjapussi": MarjapussiScreen,
+    "huutopussi": HuutopussiScreen,
 }
 """Every game the terminal front end can show, by game name."""
 

@@ -1,0 +1,1184 @@
+"""Huutopussi in the terminal: the auction, the exchange or the kitty, changing trumps; four or three players.
+
+One screen serves both table sizes: with four players (``players=4``) partners
+sit opposite and the declarer's partner gives him 3 cards (option exchange: 4),
+he may raise and gives as many back; with three (``players=3``) everyone plays
+alone, the kitty is shown after the auction, and the declarer takes it, may
+raise and discards 3 cards (no aces or tens).
+
+The auction is the long part of the choice list (bids from 50 to 440 in
+fives): it is shown as a range and a few numbered choices, and the person types
+a bid as a bare number (``120``), ``p`` to pass or ``redeal``.  Cards to give or
+discard are typed by name (``9h 7c 6d``) or by their numbers in the hand
+(``1 5 7``); the card sets on offer (84 to a few hundred) are never listed.
+
+Everything shown comes from ``observation(seat)``: the exchanged cards only to
+the two partners who swapped them, the discard only to the declarer (and to all
+in the hand's result, where the engine makes it public).  Replays show every
+card, since a record holds every deal anyway.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from ..cards import CardParseError
+from ..engine import JSON, Action, Game, IllegalActionError
+from ..games.huutopussi import FLOOR, LAST_TRICK, OPENING, STEP, TARGET, Huutopussi
+from ..games.marriages import PLAY
+from .common import Seats, capital, join, pct
+from .marriages import MarriageScreen
+from .screen import SimStats, public, replay_steps, state_at_hand_start
+
+__all__ = ["HuutopussiScreen", "HuutopussiStats"]
+
+_NUMBER = re.compile(r"^\d+$")
+_BID = re.compile(r"^(?:b|bid)\s*(\d+)$")
+_RAISE = re.compile(r"^(?:r|raise)\s*(\d+)$")
+_PASS = re.compile(r"^(?:p|pass|no|n)$")
+_KEEP = re.compile(r"^(?:p|pass|k|keep|no|n)$")
+_REDEAL = re.compile(r"^(?:r|redeal)$")
+PLAY_PHASES = ("play", "answer", "over")
+"""The phases after the exchange (or the discard): the play, an answer, the end."""
+
+
+def bid_value(text: str) -> int:
+    """The number of ``bid 120`` / ``raise 150``."""
+    return int(text.split()[1])
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+class HuutopussiScreen(MarriageScreen):
+    """Renders a Huutopussi observation (four or three players), for the person at the table and replays."""
+
+    HELP_MOVES = """\
+  a bid       a number: 120 bids 120 (or bid 120); p or pass leaves the
+              auction for good; redeal (holding three sixes, at your first bid)
+  a raise     a number above the contract: 150 (or raise 150); keep or pass
+              keeps the contract
+  cards       to give or discard: their names, 9h 7c 6d, or their numbers
+              in your hand, 1 5 7
+  a number    in the auction and the raise: a small number picks a numbered
+              choice (1, 2, 3); in play: the number next to a card or a call
+  a card      as, th, 10h: plays that card
+  a call      d h or declare hearts: declare the marriage (K+Q) of hearts;
+              four players: whole asks your partner for a whole marriage,
+              half h for the other half of hearts
+  an answer   no, or the suit: hearts, a h (when your partner asks you)
+  an action   bid 120, pass, redeal, give 9H 7C 6D, raise 150, discard 9H 7C 6D,
+              play AS, declare H, ask whole, ask half H, answer H, answer no"""
+    ACTION_WORDS = ("play", "declare", "ask", "answer", "half", "bid", "pass", "redeal", "give", "raise",
+                    "discard")
+
+    def __init__(self, console: Console, game: Game, seats: Seats) -> None:
+        super().__init__(console, game, seats)
+        assert isinstance(game, Huutopussi), game
+        self.huuto = game
+        deck = game.deck
+        self.card_points = {c.text: game.card_values[c.mask] for c in deck.cards}
+        self.marriage_points = {s.letter: game.marriage_values[s.index] for s in deck.suits}
+        self.max_bid: int = game.max_bid
+        self.exchange: int = game.options["exchange"]
+        self._hand: list[str] = []
+        """The person's hand as last shown: what the numbers typed while giving or discarding mean."""
+
+    # -- what kind of table ------------------------------------------------------------------
+
+    @property
+    def three(self) -> bool:
+        return self.game.num_players == 3
+
+    def points_of(self, cards: Sequence[str]) -> int:
+        return sum(self.card_points[c] for c in cards)
+
+    def trick_worth(self, cards: Sequence[Sequence[Any]]) -> str:
+        points = self.points_of([str(c) for _, c in cards])
+        return f"{points} point{'s' if points != 1 else ''}"
+
+    def banned(self, scores: Sequence[int], side: int) -> bool:
+        """A side at -500 or below may not bid (its dealer still opens at 50)."""
+        return scores[side] <= FLOOR
+
+    def values_text(self) -> str:
+        """The marriage values, lowest first: ``♠40 ♣60 ♦80 ♥100``."""
+        order = sorted(self.marriage_points, key=lambda letter: self.marriage_points[letter])
+        return " ".join(f"{self.look.suit_label(letter).plain}{self.marriage_points[letter]}"
+                        for letter in order)
+
+    def side_points(self, values: Sequence[int], sign: bool = False) -> Text:
+        """One number per side, own side first; ``sign``: ``+25`` / ``-440``."""
+        seats = self.seats
+        shown = [signed(v) if sign else str(v) for v in values]
+        return join(Text.assemble(f"{seats.side(s)} ", (shown[s], "bold")) for s in seats.side_order)
+
+    # -- the status panel ----------------------------------------------------------------------
+
+    def match_line(self, obs: JSON) -> Text:
+        scores = obs["scores"]
+        line = self.seats.per_side(scores)
+        line.append(f"   first to {TARGET}", style="dim")
+        banned = [self.seats.side(s) for s in self.seats.side_order if self.banned(scores, s)]
+        if banned:
+            line.append(f"   at {FLOOR} or below, may not bid: {', '.join(banned)}", style="yellow")
+        return line
+
+    def bid_text(self, seat: int, text: str, opening: bool = False) -> Text:
+        """One auction entry: ``Left 120``, ``Partner pass``, ``Right redeal``."""
+        part = Text(f"{self.name(seat)} ")
+        words = text.split()
+        if words[0] == "bid":
+            part.append(words[1], style="bold")
+            if opening:
+                part.append(" (opens)", style="dim")
+        elif words[0] == "pass":
+            part.append("pass", style="dim")
+        else:
+            part.append(words[0], style="bold yellow")
+        return part
+
+    def auction_line(self, auction: Sequence[Sequence[Any]]) -> Text:
+        if not auction:
+            return Text("no bid yet", style="dim")
+        return join(self.bid_text(int(s), str(t), opening=i == 0) for i, (s, t) in enumerate(auction))
+
+    def high_line(self, obs: JSON) -> Text:
+        high, bidder = obs["high_bid"], obs["high_bidder"]
+        if bidder is None:
+            dealer = obs["dealer"]
+            return Text(f"none yet: {self.seats.says(dealer, 'opens', 'open')} at {OPENING} or more "
+                        f"(the dealer must)", style="dim")
+        line = Text(str(high), style="bold")
+        line.append(f" by {self.seats.noun(bidder)}")
+        return line
+
+    def passed_line(self, obs: JSON) -> Text:
+        out = [self.name(s) for s in self.seats.seat_order if obs["passed"][s]]
+        if not out:
+            return Text("nobody yet", style="dim")
+        return Text(", ".join(out)).append("   (out of the auction for good)", style="dim")
+
+    def next_bid_line(self, obs: JSON) -> Text:
+        turn = obs["current_player"]
+        opening = obs["high_bidder"] is None
+        low = OPENING if opening else obs["high_bid"] + STEP
+        who = "you" if turn == self.seats.me else self.name(turn)
+        if self.banned(obs["scores"], self.seats.side_of(turn)):
+            if opening:
+                return Text(f"{who}: {OPENING} only (at {FLOOR} or below, the dealer still opens)",
+                            style="yellow")
+            return Text(f"{who}: pass only (at {FLOOR} or below: no bids)", style="yellow")
+        line = Text(f"{who}: ")
+        line.append(f"{low}", style="bold")
+        line.append(f"..{self.max_bid} in fives" if low < self.max_bid else " (the most there is)")
+        if not opening:
+            line.append(", or pass")
+        return line
+
+    def contract_line(self, obs: JSON) -> Text:
+        declarer = obs["declarer"]
+        contract = obs["contract"]
+        side = self.seats.side_of(declarer)
+        line = Text(str(contract), style="bold")
+        if obs["opening_bid"] != contract:
+            line.append(f" (bid {obs['opening_bid']}, raised)", style="dim")
+        elif obs["phase"] in ("give", "raise") and self.seats.me is not None:
+            line.append(" (the declarer may still raise)", style="dim")
+        line.append(f"   declarer {self.seats.noun(declarer)}")
+        if self.partners:
+            line.append(f": {self.seats.side_members(side)}")
+        return line
+
+    def progress_line(self, obs: JSON) -> Text:
+        """Points taken per side, and how far the declarers are from the contract."""
+        seats = self.seats
+        points = list(obs["points"])
+        line = self.side_points(points)
+        declarer = obs["declarer"]
+        if declarer is None:
+            return line
+        side = seats.side_of(declarer)
+        have = points[side]
+        extra = ""
+        discard = obs.get("discard")
+        if self.three and seats.me == declarer and discard:
+            have += self.points_of(discard)
+            extra = f" (with your discard's {self.points_of(discard)})"
+        elif self.three and declarer != seats.me and obs["phase"] in PLAY_PHASES:
+            extra = " (and the discard, unseen)"
+        contract = obs["contract"]
+        who, _ = self.side_subject(side)
+        if have >= contract:
+            line.append(f"   {who}: {have} of {contract}{extra}, made", style="green")
+        else:
+            line.append(f"   {who}: {have} of {contract}{extra}, {contract - have} to go", style="dim")
+        return line
+
+    def tricks_line(self, obs: JSON) -> Text:
+        line = self.seats.per_side(obs["tricks_won"], bold=False)
+        line.append(f"   last trick +{LAST_TRICK}", style="dim")
+        return line
+
+    def exchange_line(self, obs: JSON) -> Text:
+        """Four players: the exchange as this seat saw it (the cards only for the two who swapped)."""
+        seats, look = self.seats, self.look
+        declarer = obs["declarer"]
+        partner = self.partner_of(declarer)
+        phase = obs["phase"]
+        size = self.exchange
+        given, returned = obs["given"], obs["returned"]
+        if phase == "give":
+            return Text(f"{capital(seats.says(partner, 'gives', 'give'))} {self.obj(declarer)} {size} cards "
+                        f"first", style="dim")
+        back_done = phase in PLAY_PHASES
+        if given is None:  # an opponent: nothing seen
+            line = Text(f"{self.name(partner)} gave {self.name(declarer)} {size} cards")
+            line.append(f"; {self.name(declarer)} gave {size} back" if back_done else
+                        f"; {self.name(declarer)} gives {size} back", style="")
+            line.append("   (face down)", style="dim")
+            return line
+        me = seats.me
+        line = Text()
+        if me == declarer:
+            line.append(f"{self.name(partner)} gave you ")
+            line.append_text(look.cards(given))
+            if back_done:
+                line.append("; you gave back ").append_text(look.cards(returned))
+            else:
+                line.append(f"; you give {size} back", style="dim")
+        else:
+            line.append(f"you gave {self.name(declarer)} ")
+            line.append_text(look.cards(given))
+            if back_done:
+                line.append("; received back ").append_text(look.cards(returned))
+            else:
+                line.append(f"; {self.name(declarer)} gives {size} back", style="dim")
+        return line
+
+    def kitty_line(self, obs: JSON) -> Text:
+        line = self.look.cards(obs["kitty"])
+        line.append(f"   taken by {self.obj(obs['declarer'])}", style="dim")
+        return line
+
+    def discard_line(self, obs: JSON) -> Text:
+        declarer = obs["declarer"]
+        discard = obs.get("discard")
+        if obs["phase"] in ("raise", "discard"):
+            return Text(f"{capital(self.seats.says(declarer, 'discards', 'discard'))} 3 next (no aces or "
+                        f"tens); they count for {self.obj(declarer)}", style="dim")
+        if discard:
+            line = self.look.cards(discard)
+            line.append(f"   {self.points_of(discard)} points, counted for you at the end", style="dim")
+            return line
+        return Text(f"3 cards, face down: they count for {self.name(declarer)} at the end", style="dim")
+
+    def trumps_line(self, obs: JSON) -> Text:
+        """The trump history: ``no trumps → ♣ 60 → ♥ 100``, the trumps now in bold."""
+        marriages = obs["marriages"]
+        if not marriages:
+            return Text("none yet: every marriage makes its suit trumps", style="dim")
+        line = Text("no trumps", style="dim")
+        for i, (_, letter, value) in enumerate(marriages):
+            line.append(" → ", style="dim")
+            last = i == len(marriages) - 1
+            label = self.suit(str(letter)) if last else self.look.suit_label(str(letter))
+            if last:
+                label.stylize("bold")
+            line.append_text(label)
+            line.append(f" {value}", style="" if last else "dim")
+        seat = int(marriages[-1][0])
+        line.append(f"   by {self.obj(seat)}", style="dim")
+        return line
+
+    def marriage_text(self, seat: int, letter: str, value: int) -> Text:
+        """``♥ 100: Partner, Us``; three players: ``♥ 100: Left``."""
+        out = Text.assemble(self.look.suit_label(letter), (f" {value}", "bold"), f" {self.name(seat)}")
+        if self.partners:
+            out.append(f", {self.seats.side(self.seats.side_of(seat))}", style="dim")
+        return out
+
+    def marriages_line(self, marriages: Sequence[Sequence[Any]]) -> Text:
+        return join(self.marriage_text(int(s), str(letter), int(v)) for s, letter, v in marriages)
+
+    def status(self, obs: JSON) -> Panel:
+        """The table as the seat sees it: the match, the auction or the contract, the exchange, the play."""
+        grid = self.grid()
+        phase = obs["phase"]
+        grid.add_row("Match", self.match_line(obs))
+        if phase == "bid":
+            grid.add_row("Auction", self.auction_line(obs["auction"]))
+            grid.add_row("High bid", self.high_line(obs))
+            grid.add_row("Passed", self.passed_line(obs))
+            if obs["current_player"] is not None:
+                grid.add_row("Next bid", self.next_bid_line(obs))
+        elif obs["declarer"] is not None:
+            grid.add_row("Auction", self.auction_line(obs["auction"]))
+            grid.add_row("Contract", self.contract_line(obs))
+            if self.three:
+                grid.add_row("Kitty", self.kitty_line(obs))
+                grid.add_row("Discard", self.discard_line(obs))
+            else:
+                grid.add_row("Exchange", self.exchange_line(obs))
+        if phase in PLAY_PHASES:
+            grid.add_row("Trumps", self.trumps_line(obs))
+            if obs["marriages"]:
+                grid.add_row("Marriages", self.marriages_line(obs["marriages"]))
+            if any(str(text).startswith("ask") for _, text in obs["calls"]):
+                grid.add_row("Calls", self.calls_line(obs["calls"]))
+            grid.add_row("Points", self.progress_line(obs))
+            grid.add_row("Tricks", self.tricks_line(obs))
+            known = self.known_line(obs)
+            if known is not None:
+                grid.add_row("Known", known)
+            grid.add_row("Table", self.table_line(obs))
+        turn = obs["current_player"]
+        whose = "your turn" if turn == obs["seat"] else f"{self.seats.full(turn)} to act"
+        title = f"Hand {obs['hand_number'] + 1} · dealer: {self.name(obs['dealer'])} · {whose}"
+        return Panel(grid, title=title, title_align="left", box=box.ROUNDED, width=self.width)
+
+    # -- the person's turn ---------------------------------------------------------------------
+
+    def received(self, obs: JSON) -> tuple[str, list[str]]:
+        """The cards this seat just received, still in hand (to highlight), and where they came from."""
+        me = obs["seat"]
+        declarer = obs["declarer"]
+        if declarer is None or obs["tricks"] or me is None:
+            return "", []
+        hand = set(obs["hand"])
+        if self.three:
+            if me == declarer and obs["kitty"]:
+                return "from the kitty", [c for c in obs["kitty"] if c in hand]
+            return "", []
+        if me == declarer and obs["given"]:
+            return f"from {self.name(self.partner_of(me))}", [c for c in obs["given"] if c in hand]
+        if me == self.partner_of(declarer) and obs["returned"]:
+            return f"back from {self.name(declarer)}", [c for c in obs["returned"] if c in hand]
+        return "", []
+
+    def numbered(self, obs: JSON) -> list[str]:
+        """Giving or discarding, the cards that carry a number (typing 1 5 7 picks three of them):
+        the whole hand, or for the discard all but the aces and tens."""
+        if obs["phase"] not in ("give", "return", "discard") or obs["current_player"] != obs["seat"]:
+            return []
+        if obs["phase"] == "give" or obs["phase"] == "return":
+            return list(obs["hand"])
+        deck = self.game.deck
+        return [c for c in obs["hand"] if deck.card(c).rank.value not in (14, 10)]
+
+    def hand_rows(self, obs: JSON, legal: Sequence[Action]) -> Table:
+        """The hand by suit: cards received highlighted; numbered to play, or all numbered to give."""
+        deck = self.game.deck
+        _, new = self.received(obs)
+        numbered = self.numbered(obs)
+        if numbered:
+            number = {text: i for i, text in enumerate(numbered, 1)}
+            dim = {c for c in obs["hand"] if c not in number}
+        else:
+            number = {a.card.text: i for i, a in enumerate(legal, 1)
+                      if a.card is not None and a.kind == "play"}
+            dim = {c for c in obs["hand"] if number and c not in number}
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        by_suit: dict[str, list[str]] = {s.letter: [] for s in deck.suits}
+        for text in obs["hand"]:
+            by_suit[deck.card(text).suit.letter].append(text)
+        for letter, cards in by_suit.items():
+            row = Text()
+            for text in cards:
+                if row:
+                    row.append("  ")
+                if text in number:
+                    row.append(f"{number[text]:>2} ", style="cyan")
+                elif number:
+                    row.append("   ")
+                if text in dim:
+                    row.append(text, style="dim")
+                else:
+                    row.append_text(self.look.card(text, "reverse" if text in new else ""))
+            if not cards:
+                row.append("—", style="dim")
+            grid.add_row(Text(" ").append_text(self.look.suit_label(letter)), row)
+        return grid
+
+    def hand_title(self, obs: JSON) -> Text:
+        title = Text("Your hand", style="bold")
+        where, new = self.received(obs)
+        if new:
+            title.append(f"   received {where}: ", style="bold yellow")
+            title.append_text(self.look.cards(new))
+            title.append(" (highlighted)", style="dim")
+        shown = obs["shown"][obs["seat"]]
+        if shown:
+            title.append("   (seen by all: ", style="dim")
+            title.append_text(self.look.cards(shown))
+            title.append(")", style="dim")
+        return title
+
+    def menu(self, legal: Sequence[Action]) -> list[Action]:
+        """The numbered choices of the auction and the raise (the other bids are typed as numbers)."""
+        kinds = {a.kind for a in legal}
+        if kinds & {"bid", "redeal"}:
+            bids = [a for a in legal if a.kind == "bid"]
+            return [*bids[:1], *(a for a in legal if a.kind in ("pass", "redeal"))]
+        if "raise" in kinds or kinds == {"pass"}:
+            return [*(a for a in legal if a.kind == "pass"), *[a for a in legal if a.kind == "raise"][:1]]
+        return []
+
+    def choice_label(self, action: Action, obs: JSON) -> Text:
+        label = Text(action.text, style="bold")
+        words = action.text.split()
+        kind = action.kind
+        if kind == "declare":
+            label.append(f" (trumps, +{self.marriage_points[words[1]]})", style="dim")
+        elif kind == "answer" and words[1] != "no":
+            label.append(f" ({self.suit_name(words[1])}, +{self.marriage_points[words[1]]})", style="dim")
+        elif kind == "pass" and obs["phase"] == "raise":
+            label = Text.assemble(("keep", "bold"), f" {obs['contract']}", (" (pass)", "dim"))
+        elif kind == "pass":
+            label.append(" (out for good)", style="dim")
+        elif kind == "redeal":
+            label.append(" (three sixes)", style="dim")
+        return label
+
+    def extra_choices(self, obs: JSON, legal: Sequence[Action]) -> Text | None:
+        phase = obs["phase"]
+        if phase in ("give", "return", "discard"):
+            return None
+        if phase not in ("bid", "raise"):
+            return super().extra_choices(obs, legal)
+        menu = self.menu(legal)
+        parts = [Text.assemble((f"{i:>2} ", "cyan"), self.choice_label(a, obs))
+                 for i, a in enumerate(menu, 1)]
+        numbers = [bid_value(a.text) for a in legal if a.kind in ("bid", "raise")]
+        if len(numbers) > 1:
+            parts.append(Text(f"or any number {numbers[1]}..{numbers[-1]}", style="dim"))
+        return Text("   ").join(parts)
+
+    def show_turn(self, obs: JSON, legal: Sequence[Action]) -> None:
+        self._hand = self.numbered(obs)
+        super().show_turn(obs, legal)
+
+    def instruction(self, obs: JSON, legal: Sequence[Action]) -> str:
+        phase = obs["phase"]
+        me = obs["seat"]
+        size = 3 if self.three else self.exchange
+        typed = f"type their numbers ({' '.join(str(k) for k in (1, 5, 7, 9)[:size])}) or names (9h 7c 6d)"
+        if phase == "bid":
+            return self.bid_instruction(obs, legal)
+        if phase == "give":
+            declarer = obs["declarer"]
+            return f"{self.name(declarer)} won the auction at {obs['contract']}: give him {size} cards " \
+                   f"(he gives you {size} back). Choose them: {typed}."
+        if phase == "raise":
+            got = "the kitty" if self.three else f"{size} cards from {self.name(self.partner_of(me))}"
+            then = "discard 3 cards (no aces or tens)" if self.three else f"give {size} cards back"
+            if len(legal) == 1:
+                return f"You took {got}. The contract is {obs['contract']}, the most there is: keep it."
+            return f"You took {got}. Raise the contract (type a number above {obs['contract']}) or keep it " \
+                   f"at {obs['contract']} (keep, or 1); then {then}."
+        if phase == "return":
+            return f"Give {self.name(self.partner_of(me))} back {size} cards: {typed}. Then you lead."
+        if phase == "discard":
+            return f"Discard 3 cards face down: they count for you at the end. Not aces or tens (they " \
+                   f"carry no number): {typed}."
+        return super().instruction(obs, legal)
+
+    def bid_instruction(self, obs: JSON, legal: Sequence[Action]) -> str:
+        opening = obs["high_bidder"] is None
+        bids = [bid_value(a.text) for a in legal if a.kind == "bid"]
+        redeal = any(a.kind == "redeal" for a in legal)
+        text = ""
+        if opening and bids == [OPENING] and self.banned(obs["scores"], self.seats.side_of(obs["seat"])):
+            text = f"Your side is at {FLOOR} or below and may not bid, but the dealer must open: " \
+                   f"bid {OPENING}."
+        elif opening:
+            text = f"You deal, so you open the auction: bid {OPENING} or more, in fives (type the number, " \
+                   f"e.g. {OPENING} or 1)."
+        elif not bids:
+            text = f"Your side is at {FLOOR} or below: you may only pass."
+        else:
+            text = f"Bid more than {obs['high_bid']} ({bids[0]} or more, in fives, up to {bids[-1]}): " \
+                   f"type the number; or pass (p), which is for good."
+        if redeal:
+            text += " You hold three sixes: you may demand a new deal now (redeal)."
+        return text
+
+    def lead_instruction(self, obs: JSON, cards: Sequence[Any]) -> str:
+        me = obs["seat"]
+        if not obs["tricks"]:
+            return "You lead the first trick: any card (its number or its name, as, th...)."
+        last = obs["tricks"][-1]
+        if self.partners and not self.game.options["calls_after_any_trick"] and last["winner"] == me \
+                and last["leader"] != me and len(obs["marriages"]) < 4:
+            return "Lead a card (no call now: calls come only after winning a trick you led yourself)."
+        return "Lead a card: its number or its name (as, th...)."
+
+    def automatic(self, obs: JSON, legal: Sequence[Action]) -> Action | None:
+        """The last card, a forced answer, and a lone bid or pass (a side at -500, the top contract)."""
+        self._hand = self.numbered(obs)
+        if obs["phase"] in ("bid", "raise") and len(legal) == 1:
+            return legal[0]
+        return super().automatic(obs, legal)
+
+    def shortcut(self, entry: str, legal: Sequence[Action]) -> Action | str | None:
+        """Bids and raises as bare numbers, ``p``, ``keep``, ``redeal``; cards to give by names or numbers."""
+        kinds = {a.kind for a in legal}
+        text = " ".join(entry.lower().replace(",", " ").split())
+        if kinds == {"pass"} and _KEEP.match(text):  # a side at -500, or the contract at the top
+            return "pass"
+        if kinds & {"bid", "redeal"}:
+            return self.auction_entry(text, legal)
+        if "raise" in kinds:
+            return self.raise_entry(text, legal)
+        if kinds & {"give", "discard"}:
+            return self.card_set_entry(text, legal)
+        found = super().shortcut(entry, legal)
+        if found is None and len(text.split()) > 1:
+            self.leftover(text, "play one card at a time: its number or its name (as)")
+        return found
+
+    def leftover(self, text: str, what: str) -> None:
+        """An entry no shortcut reads: action words and lone words go on (the engine or the prompt
+        explain them); anything else is refused here, saying what is expected now."""
+        words = text.split()
+        if not words or words[0] in self.ACTION_WORDS or (len(words) == 1 and words[0].isalpha()):
+            return None
+        raise IllegalActionError(f"{text!r} is not understood: {what}")
+
+    def auction_entry(self, text: str, legal: Sequence[Action]) -> Action | str | None:
+        menu = self.menu(legal)
+        bids = [bid_value(a.text) for a in legal if a.kind == "bid"]
+        match = _BID.match(text)
+        if match:
+            return f"bid {int(match.group(1))}"
+        if _NUMBER.match(text):
+            n = int(text)
+            if 1 <= n <= len(menu):
+                return menu[n - 1]
+            if n >= OPENING or not bids:
+                return f"bid {n}"
+            raise IllegalActionError(f"there is no choice {n}: type a bid ({bids[0]}..{bids[-1]} in fives) "
+                                     f"or a choice 1..{len(menu)}")
+        if _PASS.match(text):
+            return "pass"
+        if _REDEAL.match(text):
+            return "redeal"
+        if self.is_card(text):
+            redeal = " or redeal" if "redeal" in {a.kind for a in legal} else ""
+            raise IllegalActionError(f"{text.upper()} is a card, but now is the auction: type a bid "
+                                     f"(a number), pass (p){redeal}")
+        self.leftover(text, "in the auction, type one bid (a number), or p to pass")
+        return None
+
+    def raise_entry(self, text: str, legal: Sequence[Action]) -> Action | str | None:
+        menu = self.menu(legal)
+        raises = [bid_value(a.text) for a in legal if a.kind == "raise"]
+        contract = raises[0] - STEP
+        match = _RAISE.match(text) or _BID.match(text)
+        if match:
+            return f"raise {int(match.group(1))}"
+        if _NUMBER.match(text):
+            n = int(text)
+            if 1 <= n <= len(menu):
+                return menu[n - 1]
+            if n == contract:
+                return "pass"
+            if n >= OPENING:
+                return f"raise {n}"
+            raise IllegalActionError(f"there is no choice {n}: type a raise ({raises[0]}..{raises[-1]} "
+                                     f"in fives), keep, or a choice 1..{len(menu)}")
+        if _KEEP.match(text):
+            return "pass"
+        if self.is_card(text):
+            raise IllegalActionError(f"{text.upper()} is a card, but first you raise the contract "
+                                     f"(a number above {contract}) or keep it (keep)")
+        self.leftover(text, f"raise the contract (one number above {contract}) or keep it (keep)")
+        return None
+
+    def card_set_entry(self, text: str, legal: Sequence[Action]) -> str | None:
+        """``9h 7c 6d``, ``1 5 7`` or a mix, with or without ``give`` / ``discard`` before."""
+        kind = legal[0].kind
+        size = len(legal[0].args)
+        words = text.split()
+        if words and words[0] == kind:
+            words = words[1:]
+        if not words or words[0] in self.ACTION_WORDS:
+            return None  # another action (``play AS``): the engine says what is expected now
+        offered = self.hand_of(legal)
+        hand = self._hand if set(self._hand) == set(offered) else offered
+        deck = self.game.deck
+        picked: list[str] = []
+        for word in words:
+            if _NUMBER.match(word):
+                k = int(word)
+                if not 1 <= k <= len(hand):
+                    raise IllegalActionError(f"there is no card {k} in your hand: the cards are numbered "
+                                             f"1..{len(hand)}")
+                card = hand[k - 1]
+            else:
+                try:
+                    card = deck.card(word).text
+                except CardParseError:
+                    if len(words) == 1 and word.isalpha() and len(word) > 2:
+                        return None  # a word: a command or an action word, handled elsewhere
+                    raise IllegalActionError(f"{word!r} is neither a card nor a card's number: {kind} {size} "
+                                             f"cards by name (9h 7c 6d) or by number (1 5 7)") from None
+            if card in picked:
+                raise IllegalActionError(f"{card} is named twice: {kind} {size} different cards")
+            picked.append(card)
+        if len(picked) != size:
+            raise IllegalActionError(f"{kind} exactly {size} cards, not {len(picked)}: by name (9h 7c 6d) "
+                                     f"or by number (1 5 7)")
+        return f"{kind} {' '.join(picked)}"
+
+    def hand_of(self, legal: Sequence[Action]) -> list[str]:
+        """The cards in the card sets on offer, in the hand's order: what the numbers typed refer to."""
+        mask = 0
+        for a in legal:
+            mask |= a.mask
+        return [a.card.text for a in PLAY.of(mask) if a.card is not None]
+
+    def is_card(self, text: str) -> bool:
+        try:
+            self.game.deck.card(text)
+        except CardParseError:
+            return False
+        return True
+
+    # -- the match as it happens ---------------------------------------------------------------
+
+    def intro(self, seed: int | None) -> None:
+        game = self.game
+        opts = game.options
+        if self.three:
+            rules = ["three players, each alone", "11 cards each and a kitty of 3 for the declarer"]
+        else:
+            rules = ["partners opposite", f"the declarer's partner gives him {self.exchange} cards and gets "
+                     f"{self.exchange} back"]
+        rules.append(f"auction from {OPENING} in fives up to {self.max_bid}")
+        rules.append(f"every marriage makes trumps ({self.values_text()})")
+        if opts["card_values"] == "pips":
+            rules.append("card points 11/10/4/3/2")
+        if opts["calls_after_any_trick"] and not self.three:
+            rules.append("calls after any won trick")
+        if not opts["defender_penalty"]:
+            rules.append("no-trick penalty for the declarers only after a failed sweep")
+        if not opts["redeal"]:
+            rules.append("no redeal for three sixes")
+        rules.append(f"first to {TARGET}")
+        order = " → ".join(f"{self.seats.short(s)} ({s})" for s in self.seats.seat_order)
+        give = "give or discard cards by name (9h 7c 6d) or number (1 5 7)"
+        calls = "d h declares hearts" + ("; whole and half h ask your partner" if self.partners else "")
+        text = Text.assemble(
+            (game.title, "bold"), f": {'; '.join(rules)}; match seed {seed}\n",
+            f"Clockwise, seats: {order}\n",
+            (f"Type a bid as a number (120) or p to pass; {give}; a card's number or name (as) to play it; "
+             f"{calls}; help for more.", "dim"),
+        )
+        self.out.print(Panel(text, box=box.ROUNDED, expand=False))
+
+    def announce_hand(self, obs: JSON) -> None:
+        seats = self.seats
+        dealer = obs["dealer"]
+        self.out.print()
+        score = seats.per_side(obs["scores"]).plain
+        self.out.print(Rule(f"Hand {obs['hand_number'] + 1} · {score}", style="cyan"))
+        line = Text(f"{capital(seats.says(dealer, 'deals', 'deal'))} and "
+                    f"{'must' if dealer == seats.me else 'must'} open the auction at {OPENING} or more.")
+        previous = obs["previous_hand"]
+        if previous is not None and previous["redeal"] is not None:
+            line.append(" (A new deal after the redeal.)", style="dim")
+        self.out.print(line)
+        for side in seats.side_order:
+            if self.banned(obs["scores"], side):
+                who, many = self.side_subject(side)
+                self.out.print(Text(f"{who} {'are' if many else 'is'} at {FLOOR} or below: no bids, except "
+                                    f"the dealer's opening {OPENING}.", style="yellow"))
+
+    def narrate(self, seat: int, action: Action, before: JSON, after: JSON, finished: bool) -> None:
+        seats, look = self.seats, self.look
+        me = seat == seats.me
+        who = "You" if me else seats.full(seat)
+        kind = action.kind
+        phase = before["phase"]
+        line = Text(f"  {who} ")
+        forced = me and len(before.get("legal_actions", [])) == 1
+        if kind == "bid":
+            value = bid_value(action.text)
+            if before["high_bidder"] is None:
+                line.append(f"{'open' if me else 'opens'} the auction at ")
+            else:
+                line.append("bid " if me else "bids ")
+            line.append(str(value), style="bold")
+            if forced:
+                line.append(f" (forced: at {FLOOR} or below only the dealer's opening)", style="dim")
+        elif kind == "pass" and phase == "bid":
+            line.append("pass" if me else "passes")
+            line.append(" (out of the auction)", style="dim")
+            if forced and before["high_bid"] == self.max_bid:
+                line.append(f" (nothing goes above {self.max_bid})", style="dim")
+            elif forced:
+                line.append(f" (forced: your side is at {FLOOR} or below)", style="dim")
+        elif kind == "redeal":
+            line.append(f"{'hold' if me else 'holds'} three sixes and {'demand' if me else 'demands'} a ")
+            line.append("redeal", style="bold yellow")
+            line.append(": nothing is scored; the same dealer deals again.")
+        elif kind == "give":
+            self.narrate_give(line, seat, action, before, after)
+        elif kind == "raise":
+            line.append(f"{'raise' if me else 'raises'} the contract to ")
+            line.append(str(bid_value(action.text)), style="bold")
+        elif kind == "pass":
+            line.append(f"{'keep' if me else 'keeps'} the contract at ")
+            line.append(str(before["contract"]), style="bold")
+            if forced:
+                line.append(" (the most there is)", style="dim")
+        elif kind == "discard":
+            if me:
+                cards = [c.text for c in self.game.deck.cards_from_text(" ".join(action.text.split()[1:]))]
+                line.append("discard ")
+                line.append_text(look.cards(cards))
+                line.append(f" ({self.points_of(cards)} points, counted for you at the end)", style="dim")
+            else:
+                line.append("discards 3 cards face down (they count for him at the end)")
+        elif kind == "play" and action.card is not None:
+            line.append("play " if me else "plays ")
+            line.append_text(look.card(action.card.text))
+        elif kind in ("declare", "ask", "answer"):
+            ask = self.asked(before)[1] if kind == "answer" else None
+            line = Text("  ").append_text(self.call_line(seat, action.text, ask, after, full=True))
+        else:
+            line.append(action.text)
+        self.out.print(line)
+        if before["declarer"] is None and not finished and after["declarer"] is not None:
+            self.narrate_auction_end(after)
+        if finished:
+            previous = after["previous_hand"]
+            if kind == "play":
+                self.narrate_trick(previous["final_trick"], len(before["tricks"]) + 1,
+                                   previous["collected"], last=True)
+            self.out.print()
+            self.out.print(self.result_panel(previous, f"Hand {before['hand_number'] + 1} result",
+                                             after["winner"]))
+        elif len(after["tricks"]) > len(before["tricks"]):
+            self.narrate_trick(after["tricks"][-1], len(after["tricks"]), after["points"])
+
+    def narrate_give(self, line: Text, seat: int, action: Action, before: JSON, after: JSON) -> None:
+        """The exchange: cards named only to the two who swap them."""
+        me = seat == self.seats.me
+        to = self.partner_of(seat)
+        back = before["phase"] == "return"
+        size = self.exchange
+        seen = after["given"] is not None
+        target = self.obj(to) if not me else self.name(to)
+        line.append("give " if me else "gives ")
+        line.append(f"{target} " + ("back " if back else ""))
+        if seen:
+            cards = after["returned"] if back else after["given"]
+            line.append_text(self.look.cards(cards))
+        else:
+            line.append(f"{size} cards, face down")
+        if back:
+            line.append(f"; {'you lead' if to != self.seats.me and me else self.obj(seat) + ' leads'}",
+                        style="dim")
+
+    def narrate_auction_end(self, obs: JSON) -> None:
+        seats = self.seats
+        declarer = obs["declarer"]
+        side = seats.side_of(declarer)
+        line = Text("  ")
+        line.append(f"{capital(seats.says(declarer, 'wins', 'win'))} the auction at ", style="bold")
+        line.append(str(obs["contract"]), style="bold green")
+        who, many = self.side_subject(side)
+        line.append(f": {who} {'need' if many else 'needs'} {obs['contract']} points (cards, marriages, "
+                    f"last trick {LAST_TRICK}).")
+        self.out.print(line)
+        if self.three:
+            kitty = Text("  The kitty: ")
+            kitty.append_text(self.look.cards(obs["kitty"]))
+            discards = "discard" if declarer == seats.me else "discards"
+            kitty.append(f" — {seats.says(declarer, 'takes', 'take')} it, may raise, and {discards} 3.")
+            self.out.print(kitty)
+        else:
+            partner = self.partner_of(declarer)
+            gives = "give" if declarer == seats.me else "gives"
+            self.out.print(f"  {capital(seats.says(partner, 'gives', 'give'))} "
+                           f"{self.obj(declarer)} {self.exchange} cards; then "
+                           f"{self.obj(declarer)} may raise and {gives} {self.exchange} back.")
+
+    def marriage_outcome(self, line: Text, after: JSON) -> None:
+        """After a declare or a yes: ``: ♥ trumps now (were ♣), Us +100``."""
+        marriages = after["marriages"]
+        seat, letter, value = marriages[-1]
+        side = self.seats.side(self.seats.side_of(int(seat)))
+        line.append(": ")
+        line.append_text(self.look.suit_label(str(letter)))
+        line.append(" trumps now", style="bold magenta")
+        if len(marriages) > 1:
+            line.append(" (were ")
+            line.append_text(self.look.suit_label(str(marriages[-2][1])))
+            line.append(")")
+        line.append(f", {side} +{value}")
+
+    def narrate_trick(self, trick: JSON, number: int, points: Sequence[int], last: bool = False) -> None:
+        seats = self.seats
+        winner = trick["winner"]
+        line = Text(f"  Trick {number} → ", style="dim")
+        line.append("you win it" if winner == seats.me else f"{seats.short(winner)} wins it", style="bold")
+        line.append(f", {self.trick_worth(trick['cards'])}")
+        if last:
+            line.append(f", the last trick +{LAST_TRICK}")
+        line.append("   points ", style="dim")
+        line.append_text(seats.per_side(points, bold=False))
+        self.out.print(line)
+
+    # -- results -----------------------------------------------------------------------------
+
+    def result_panel(self, previous: JSON, title: str, winner: int | None = None) -> Panel:
+        """One finished hand: the contract made or failed, what each side scored and why, the match."""
+        seats = self.seats
+        grid = self.grid()
+        if previous["redeal"] is not None:
+            seat = previous["redeal"]
+            grid.add_row("Redeal", Text(f"{capital(seats.noun(seat))} held three sixes: a new deal by the "
+                                        f"same dealer; nothing scored"))
+        else:
+            self.result_rows(grid, previous)
+        line = seats.per_side(previous["scores"])
+        line.append(f"   first to {TARGET}", style="dim")
+        grid.add_row("Match", line)
+        if winner is not None:
+            verdict = Text(f"{self.wins(winner)} the match", style="bold green")
+            scores = previous["scores"]
+            if sum(s >= TARGET for s in scores) > 1:
+                verdict.append(f" (more than one reached {TARGET}: the higher score wins)", style="dim")
+            grid.add_row("Winner", verdict)
+        return Panel(grid, title=title, title_align="left", box=box.ROUNDED, expand=False)
+
+    def result_rows(self, grid: Table, previous: JSON) -> None:
+        seats = self.seats
+        declarer = previous["declarer"]
+        side = seats.side_of(declarer)
+        contract, opening = previous["contract"], previous["opening_bid"]
+        who, many = self.side_subject(side)
+        what = Text.assemble((str(contract), "bold"), f" by {seats.noun(declarer)}")
+        if contract != opening:
+            what.append(f" (bid {opening}, raised to {contract})", style="dim")
+        grid.add_row("Contract", what)
+        grid.add_row("Tricks", seats.per_side(previous["tricks_won"], bold=False))
+        marriages = previous["marriages"]
+        grid.add_row("Marriages", self.marriages_line(marriages) if marriages
+                     else Text("none: no trumps this hand", style="dim"))
+        grid.add_row("Last trick", Text(f"{seats.side(previous['last_trick'])} +{LAST_TRICK}"))
+        if previous.get("discard"):
+            cards = previous["discard"].split()
+            grid.add_row("Discard", Text.assemble(self.look.cards(cards),
+                                                  f"   {self.points_of(cards)} for {self.name(declarer)}"))
+        grid.add_row("Collected", seats.per_side(previous["collected"], bold=False))
+        got = previous["collected"][side]
+        if previous["made"]:
+            verdict = Text.assemble(f"{who} collected {got} ≥ {contract}: ", ("made", "bold green"),
+                                    f", +{contract}")
+        else:
+            verdict = Text.assemble(f"{who} collected {got} < {contract}: ", ("failed", "bold red"),
+                                    f", -{contract}")
+        lines = [verdict]
+        others = [s for s in seats.side_order if s != side]
+        defenders = join(Text(f"{seats.side(s)} +{previous['collected'][s]}") for s in others)
+        lines.append(Text.assemble("what they collected: ", defenders))
+        no_tricks = previous["no_tricks"]
+        for s in seats.side_order:
+            if s not in no_tricks:
+                continue
+            name, plural = self.side_subject(s)
+            sweep = len(no_tricks) == self.game.num_sides - 1 and side not in no_tricks
+            through = f" (läpiajo by {seats.side(side)})" if sweep else ""
+            if s in previous["penalised"]:
+                lines.append(Text.assemble((f"{name} took no trick{through}", "bold red"),
+                                           f": -{opening}, the opening bid"))
+            else:
+                lines.append(Text.assemble((f"{name} took no trick{through}", "bold"),
+                                           ": no penalty, the declarers took every trick and still failed "
+                                           "(option defender_penalty off)"))
+        for number, text in enumerate(lines):
+            grid.add_row("Scoring" if number == 0 else "", text)
+        grid.add_row("Points", self.side_points(previous["points"], sign=True))
+
+    def show_score(self, obs: JSON) -> None:
+        grid = self.grid()
+        grid.add_row("Match", self.match_line(obs))
+        if obs["declarer"] is not None:
+            grid.add_row("Contract", self.contract_line(obs))
+            grid.add_row("This hand", self.progress_line(obs))
+            grid.add_row("Tricks", self.tricks_line(obs))
+            grid.add_row("Trumps", self.trumps_line(obs))
+        else:
+            grid.add_row("Auction", self.auction_line(obs["auction"]))
+        self.out.print(grid)
+        previous = obs["previous_hand"]
+        if previous is not None:
+            self.out.print(self.result_panel(previous, "Previous hand"))
+
+    def trick_outcome(self, trick: JSON) -> str:
+        return f"   won by {self.seats.noun(trick['winner'])}, {self.trick_worth(trick['cards'])}"
+
+    def finale(self, obs: JSON) -> None:
+        winner = obs["winner"]
+        hands = obs["hand_number"] + 1
+        self.out.print()
+        if winner is None:
+            verdict = Text("Hand over", style="bold")
+            verdict.append(f"   {self.seats.per_side(obs['scores']).plain}")
+            self.out.print(Panel(verdict, title="Single hand", title_align="left", box=box.DOUBLE,
+                                 expand=False))
+            return
+        mine = self.seats.me is not None and winner == self.seats.side_of(self.seats.me)
+        verdict = Text(f"{self.wins(winner)} the match", style="bold green" if mine else "bold red")
+        verdict.append(f"   {self.seats.per_side(obs['scores']).plain}")
+        self.out.print(Panel(verdict, title=f"Match over after {hands} hand{'s' if hands != 1 else ''}",
+                             title_align="left", box=box.DOUBLE, expand=False))
+
+    # -- replays ----------------------------------------------------------------------------------
+
+    def replay_hand(self, record: JSON, index: int) -> None:
+        """One hand of a record: the deal (and kitty), the auction, the exchange or discard, every trick."""
+        out, seats, look = self.out, self.seats, self.look
+        state = state_at_hand_start(record, index)
+        hand = record["hands"][index]
+        start = public(state)
+        out.print()
+        out.print(Rule(f"Hand {index + 1} · {seats.per_side(start['scores']).plain}", style="cyan"))
+        out.print(f"Dealer {seats.full(start['dealer'])}; he opens the auction at {OPENING} or more.")
+        deal = self.grid()
+        for seat in seats.seat_order:
+            deal.add_row(seats.full(seat), look.compact_hand(state.observation(seat)["hand"]))
+        if self.three:
+            deal.add_row("Kitty", look.cards(hand["deal"][3].split()))
+        out.print(deal)
+
+        number = 0
+        finished: JSON | None = None
+        winner: int | None = None
+        ask: str | None = None
+        auction_shown = False
+        for actor, text, before, after, done in replay_steps(state, hand["actions"]):
+            kind = text.split()[0]
+            phase = before["phase"]
+            if phase == "bid" and (after["declarer"] is not None or done):
+                auction = before["auction"] + [[actor, text]]
+                out.print(Text("Auction: ", style="cyan").append_text(self.auction_line(auction)))
+                auction_shown = True
+                if after["declarer"] is not None and not done:
+                    out.print(Text("Contract: ", style="cyan").append_text(self.contract_line(after)))
+                    if self.three:
+                        out.print(Text("Kitty: ", style="cyan").append_text(look.cards(after["kitty"])))
+            elif kind == "give":
+                cards = text.split()[1:]
+                back = " back" if phase == "return" else ""
+                self.note(Text(f"{seats.short(actor)} gives {seats.short(self.partner_of(actor))}{back}: ")
+                          .append_text(look.cards(cards)))
+            elif kind == "raise":
+                self.note(Text(f"{seats.short(actor)} raises to {bid_value(text)}"))
+            elif kind == "pass" and phase == "raise":
+                self.note(Text(f"{seats.short(actor)} keeps the contract at {before['contract']}"))
+            elif kind == "discard":
+                cards = text.split()[1:]
+                self.note(Text(f"{seats.short(actor)} discards ").append_text(look.cards(cards))
+                          .append(f" ({self.points_of(cards)} points)"))
+            elif kind in ("declare", "ask", "answer"):
+                self.note(self.call_line(actor, text, ask, after))
+                ask = text if kind == "ask" else None
+            if kind != "play":
+                if done:
+                    finished, winner = after["previous_hand"], after["winner"]
+                continue
+            if done:
+                finished, winner = after["previous_hand"], after["winner"]
+                number += 1
+                out.print(self.trick_row(number, finished["final_trick"], finished["collected"]))
+            elif len(after["tricks"]) > len(before["tricks"]):
+                number += 1
+                out.print(self.trick_row(number, after["tricks"][-1], after["points"]))
+        if not auction_shown:
+            now = public(state)
+            out.print(Text("Auction: ", style="cyan").append_text(self.auction_line(now["auction"])))
+        if finished is not None:
+            out.print(self.result_panel(finished, f"Hand {index + 1} result", winner))
+        else:
+            out.print(Text(f"(hand not finished: {len(hand['actions'])} actions recorded)", style="dim"))
+
+    def trick_row(self, number: int, trick: JSON, points: Sequence[int]) -> Text:
+        """``  3  W AS  N TS  E KS  S 9S   won by W, 25 points   N-S 40 · E-W 25``.
+
+        Three players (``Seat 0``...) go by their numbers: ``0 AS  1 TS  2 KS  won by 0 ... 0:40 1:25 2:0``.
+        """
+        winner = trick["winner"]
+        line = Text(f"{number:>3}  ", style="dim")
+        for seat, card in trick["cards"]:
+            line.append(f"{self.tag(seat)} ")
+            line.append_text(self.look.card(card, "reverse" if seat == winner else ""))
+            line.append("  ")
+        line.append(f" won by {self.tag(winner)}, {self.trick_worth(trick['cards']):<10}  ")
+        if self.partners:
+            return line.append_text(self.seats.per_side(points, bold=False))
+        return line.append(" ".join(f"{self.tag(s)}:{points[s]}" for s in range(len(points))))
+
+    def tag(self, seat: int) -> str:
+        """A seat in one letter where the names allow (``S``, ``W``), else its number."""
+        initial = self.seats.initial(seat)
+        return initial if len(initial) == 1 else str(seat)
+
+    def verdict(self, obs: JSON, over: bool) -> Text:
+        if over and obs["winner"] is not None:
+            verdict = Text(f"Match over: {self.wins(obs['winner'])}", style="bold green")
+        elif over:
+            verdict = Text("Hand over", style="bold")
+        else:
+            verdict = Text("Match not finished", style="bold")
+        verdict.append("   ")
+        verdict.append_text(self.seats.per_side(obs["scores"]))
+        verdict.append(f"   first to {TARGET}", style="dim")
+        return verdict
+
+    def stats(self) -> HuutopussiStats:
+        return HuutopussiStats(self.seats, screen=self)
+
+
+# -- simulations -------------------------------------------------------------------------------------
+
+BANDS = ((50, 95), (100, 145), (150, 195), (200, 245), (250, 295), (300, 440))
+
+
+@dataclass
+class HuutopussiStats(SimStats):
+    """Auctions, contracts made, raises, läpiajo and no-trick penalties, marriages and points per side."""
+
+    screen: HuutopussiScreen | None = None
+    redeals: int = 0
+    contracts: list[int] = field(default_factory=list)
+    opening_bids: list[int] = field(default_factory=list)
+    raises: list[int] = field(default_factory=list)
+    made: Counter[int] = field(default_factory=Counter)
+    """Contracts made, by band index."""
+    band_hands: Counter[int] = field(default_factory=Counter)
+    band_collected: Counter[int] = field(default_factory=Counter)
+    declared: Counter[int] = field(default_factory=Counter)
+    declared_made: Counter[int] = field(default_factory=Counter)
+    point_sums: Counter[int] = field(default_factory=Counter)
+    sweeps: int = 0
+    penalties: int = 0
+    marriages_per_hand: Counter[int] = field(default_factory=Counter)
+    marriages_by_suit: Counter[str] = field(default_factory=Counter)
+    final_trumps: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def played(self) -> int:
+        """Hands played out (not redealt)."""
+        return self.hands - self.redeals
+
+    def add(self, result: JSON) -> None:
+        super().add(result)
+        if result["redeal"] is not None:
+            self.redeals += 1
+            return
+        seats = self.seats
+        contract, opening = result["contract"], result["opening_bid"]
+        side = seats.side_of(result["declarer"])
+        band = next(i for i, (low, high) in enumerate(BANDS) if low <= contract <= high)
+        self.contracts.append(contract)
+        self.opening_bids.append(opening)
+        if contract != opening:
+            self.raises.append(contract - opening)
+        self.band_hands[band] += 1
+        self.band_collected[band] += result["collected"][side]
+        self.declared[side] += 1
+        if result["made"]:
+            self.made[band] += 1
+            self.declared_made[side] += 1
+        for s, p in enumerate(result["points"]):
+            self.point_sums[s] += p
+        sides = len(result["points"])
+        self.sweeps += len(result["no_tricks"]) == sides - 1 and side not in result["no_tricks"]
+        self.penalties += len(result["penalised"])
+        marriages = result["marriages"]
+        self.marriages_per_hand[len(marriages)] += 1
+        for _, letter, _ in marriages:
+            self.marriages_by_suit[letter] += 1
+        if marriages:
+            self.final_trumps[marriages[-1][1]] += 1
+
+    def print(self, out: Console, game: Game, args: argparse.Namespace, elapsed: float) -> None:
+        self.header(out, game, args, elapsed)
+        seats, n = self.seats, self.played
+        look = self.screen.look if self.screen is not None else None
+        out.print(Text.assemble("Hands played ", (str(n), "bold"),
+                                f"; redeals for three sixes {self.redeals} "
+                                f"({pct(self.redeals, self.hands)})"))
+        if not n:
+            return
+        contracts = self.contracts
+        out.print(Text.assemble("Contracts          mean ", (f"{statistics.fmean(contracts):.1f}", "bold"),
+                                f", median {statistics.median(contracts):g}, "
+                                f"{min(contracts)}..{max(contracts)}; "
+                                f"winning bids mean {statistics.fmean(self.opening_bids):.1f}"))
+        raised = len(self.raises)
+        mean_raise = f", by {statistics.fmean(self.raises):.1f} on average" if raised else ""
+        out.print(Text.assemble("Raised             ", (str(raised), "bold"),
+                                f" ({pct(raised, n)}){mean_raise}"))
+
+        table = Table(title="Contracts by size", title_justify="left", box=box.SIMPLE_HEAD)
+        for head in ("contract", "hands", "share", "made", "mean collected"):
+            table.add_column(head, justify="right", style="cyan" if head == "contract" else "")
+        for i, (low, high) in enumerate(BANDS):
+            count = self.band_hands[i]
+            if not count:
+                continue
+            table.add_row(f"{low}-{high}", str(count), pct(count, n), pct(self.made[i], count),
+                          f"{self.band_collected[i] / count:.1f}")
+        out.print(table)
+
+        sides = Table(title="Per side", title_justify="left", box=box.SIMPLE_HEAD)
+        for head in ("side", "declared", "made", "mean points per hand"):
+            sides.add_column(head, justify="right" if head != "side" else "left",
+                             style="cyan" if head == "side" else "")
+        for s in range(game.num_sides):
+            count = self.declared[s]
+            sides.add_row(seats.side(s), f"{count} ({pct(count, n)})", pct(self.declared_made[s], count),
+                          f"{self.point_sums[s] / n:.1f}")
+        out.print(sides)
+        per_hand = join(Text.assemble((f"{k}: ", "cyan"), pct(self.marriages_per_hand[k], n))
+                        for k in sorted(self.marriages_per_hand))
+        out.print(Text("Marriages per hand ").append_text(per_hand))
+        if look is not None:
+            by_suit = join(Text.assemble(look.suit_label(s.letter), f" {self.marriages_by_suit[s.letter]}")
+                           for s in game.deck.suits)
+            last = join(Text.assemble(look.suit_label(s.letter), f" {self.final_trumps[s.letter]}")
+                        for s in game.deck.suits)
+            out.print(Text("Marriages by suit  ").append_text(by_suit))
+            out.print(Text("Trumps at the end  ").append_text(last))
+        out.print(Text.assemble("Läpiajo            ", (str(self.sweeps), "bold"),
+                                f" hands ({pct(self.sweeps, n)}) where the declarers took every trick; "
+                                f"no-trick penalties {self.penalties}"))
+        if not args.matches:
+            out.print(Text("Single hands start at 0-0: the -500 ban and match winners need --matches.",
+                           style="dim"))
+        else:
+            line = self.matches_line()
+            if line is not None:
+                out.print(line)
