@@ -23,13 +23,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from .cards import Card, CardParseError, Deck, Suit, popcount
+from .cards import SUIT_MASKS, Card, CardParseError, Deck, Suit, popcount
 from .sampling import fill_slots
 
 __all__ = [
     "PHASE_OVER",
     "Trick",
     "TrickState",
+    "TrumpTrickState",
     "Action",
     "CardActions",
     "Game",
@@ -745,3 +746,58 @@ class TrickState(State):
         for s, b in self._trick:
             played[s] |= b
         return played
+
+
+class TrumpTrickState(TrickState):
+    """A trick game whose duties are tiers of card masks (Tute, the Marjapussi family).
+
+    Keeps the trick's best card of the suit led and best trump as cards are
+    played, and checks a card against the duty tiers: the first tier the
+    player's cards meet is what he must play from, and the tiers before it,
+    being empty in his hand, are what the play revealed (for worlds).
+    Subclasses set ``STRENGTH`` (card bit to strength within its suit) and
+    implement ``_why_not_play``.
+    """
+
+    STRENGTH: ClassVar[dict[int, int]]
+    _lead_mask: int
+    _best_led: int
+    _best_trump: int
+    _trump_mask: int
+    _forbidden: list[int]
+    _history_forbidden: list[tuple[int, int, int]]
+
+    def _trick_winner(self) -> int:
+        """The seat winning the trick on the table so far: best trump, else best of the suit led."""
+        top = self._best_trump or self._best_led
+        return next(seat for seat, bit in self._trick if bit == top)
+
+    def _note_card(self, bit: int) -> None:
+        """Keep the trick's best card of the suit led and best trump up to date (before adding it)."""
+        strength = self.STRENGTH
+        if not self._trick:
+            self._lead_mask = SUIT_MASKS[(bit.bit_length() - 1) >> 4]
+            self._best_led = bit
+            self._best_trump = bit if bit & self._trump_mask else 0
+            return
+        if bit & self._lead_mask and strength[bit] > strength[self._best_led]:
+            self._best_led = bit
+        if bit & self._trump_mask and (not self._best_trump or strength[bit] > strength[self._best_trump]):
+            self._best_trump = bit
+
+    def _check_duties(self, seat: int, cards: int, bit: int, tiers: Sequence[int]) -> None:
+        """Raise if playing ``bit`` from ``cards`` breaks a duty; else note what the play revealed."""
+        forbidden = 0
+        for tier in tiers:
+            if bit & tier:
+                break
+            if cards & tier:
+                raise IllegalActionError(self._why_not_play(seat, bit, tier))
+            forbidden |= tier
+        if forbidden:
+            self._forbidden[seat] |= forbidden
+            self._history_forbidden.append((len(self._actions), seat, forbidden))
+
+    def _why_not_play(self, seat: int, bit: int, tier: int) -> str:
+        """Name the duty (``tier``, the first one the cards meet) that playing ``bit`` breaks."""
+        raise NotImplementedError

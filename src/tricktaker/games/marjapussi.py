@@ -100,18 +100,19 @@ class MarjapussiFamily(Game):
     """Overshooting the target: ``drop`` (to 7), ``subtract`` (the excess from the target), ``keep``."""
     pip_tables: tuple[dict[int, int], ...]
 
-    def _resolve(self, over: str, pips: str, **rules: Any) -> None:
+    def _resolve(self, over: str, pips: str, **fixed: Any) -> None:
+        """Settle target, overshoot, pip count and the shared rules; ``fixed`` rules override options."""
         o = self.options
         self.target = o.get("target", 12)
         self.over = over
         self.pip_tables = PIP_TABLES[pips]
-        self.rules = MarriageRules(
-            partners=self.partnerships,
-            partner_exception=o.get("partner_exception", False),
-            order=o.get("declaration_order", "free"),
-            lead_from_marriage=o.get("lead_from_marriage", False),
-            **rules,
-        )
+        rules: dict[str, Any] = {
+            "partners": self.partnerships,
+            "partner_exception": o.get("partner_exception", False),
+            "order": o.get("declaration_order", "free"),
+            "lead_from_marriage": o.get("lead_from_marriage", False),
+        }
+        self.rules = MarriageRules(**(rules | fixed))
 
     def pile_sizes(self, dealer: int) -> list[int]:
         """Four hands; or two hands and the stock card by card; or two hands and four rows.
@@ -213,8 +214,7 @@ Actions: play AS, declare H, ask whole, ask half H, answer H, answer no."""
         self.partnerships = self.num_players == 4
         self.layout = "hands" if self.num_players == 4 else "stock"
         self._resolve("subtract" if self.options["exact"] else "keep", "bondtolva",
-                      free_while_stock=self.num_players == 2)
-        self.rules = MarriageRules(**{**self.rules.__dict__, "lead_from_marriage": True})
+                      free_while_stock=self.num_players == 2, lead_from_marriage=True)
 
 
 class Avomarjapussi(MarjapussiFamily):

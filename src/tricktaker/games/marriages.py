@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import PIQUET_36, SUIT_MASKS, Card, Suit, popcount
-from ..engine import JSON, Action, CardActions, IllegalActionError, Trick, TrickState
+from ..engine import JSON, Action, CardActions, IllegalActionError, Trick, TrumpTrickState
 
 __all__ = [
     "ACES", "ANSWER", "ANSWER_NO", "ASK_HALF", "ASK_WHOLE", "BEATS", "DECLARE", "MarriageRules",
@@ -92,7 +92,7 @@ class MarriageRules:
     """Calls only after winning a trick one led oneself (four-handed Huutopussi)."""
 
 
-class MarriageState(TrickState):
+class MarriageState(TrumpTrickState):
     """Trick play with the ace-ten duties, calls (declare, ask, answer), face-up rows and a stock.
 
     A game sets ``_rules`` and calls :meth:`_start_play`; it implements
@@ -101,6 +101,7 @@ class MarriageState(TrickState):
     """
 
     _rules: MarriageRules
+    STRENGTH = STRENGTH
 
     def _start_play(self, hands: list[int], leader: int, lead_tiers: list[int],
                     rows: list[list[tuple[int, int]]] | None = None, stock: list[int] | None = None) -> None:
@@ -226,10 +227,6 @@ class MarriageState(TrickState):
             if cards & tier:
                 return cards & tier
         return cards
-
-    def _trick_winner(self) -> int:
-        top = self._best_trump or self._best_led
-        return next(seat for seat, bit in self._trick if bit == top)
 
     def legal_actions(self) -> list[Action]:
         if self._turn is None:
@@ -392,17 +389,7 @@ class MarriageState(TrickState):
         cards = self._available(seat)
         if not cards & bit:
             raise IllegalActionError(f"seat {seat} cannot play {self._card(bit)}: it does not hold it")
-        tiers = self._tiers(seat)
-        forbidden = 0
-        for tier in tiers:
-            if bit & tier:
-                break
-            if cards & tier:
-                raise IllegalActionError(self._why_not_play(seat, bit, tier))
-            forbidden |= tier
-        if forbidden:
-            self._forbidden[seat] |= forbidden
-            self._history_forbidden.append((len(self._actions), seat, forbidden))
+        self._check_duties(seat, cards, bit, self._tiers(seat))
         self._uses.append((len(self._actions), seat, bit))
         if self._hands[seat] & bit:
             self._hands[seat] ^= bit
@@ -428,17 +415,6 @@ class MarriageState(TrickState):
         below = row[k][1]
         row[k] = (below, 0)
         self._up[seat] ^= bit | below
-
-    def _note_card(self, bit: int) -> None:
-        if not self._trick:
-            self._lead_mask = SUIT_MASKS[suit_of(bit)]
-            self._best_led = bit
-            self._best_trump = bit if bit & self._trump_mask else 0
-            return
-        if bit & self._lead_mask and STRENGTH[bit] > STRENGTH[self._best_led]:
-            self._best_led = bit
-        if bit & self._trump_mask and (not self._best_trump or STRENGTH[bit] > STRENGTH[self._best_trump]):
-            self._best_trump = bit
 
     def _end_trick(self) -> None:
         trick = self._trick

@@ -32,7 +32,7 @@ from ..engine import (
     Option,
     OptionError,
     Trick,
-    TrickState,
+    TrumpTrickState,
     parse_action,
 )
 from ..sampling import fill_timed_slots
@@ -144,9 +144,10 @@ Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
         return [8, 8, 1] + [1] * 23
 
 
-class TuteState(TrickState):
+class TuteState(TrumpTrickState):
     """A Tute match (or single round) in progress."""
 
+    STRENGTH = STRENGTH
     game: Tute
 
     @classmethod
@@ -295,23 +296,6 @@ class TuteState(TrickState):
                 return hand & tier
         return hand
 
-    def _trick_winner(self) -> int:
-        """The seat winning the trick on the table so far: best trump, else best of the suit led."""
-        top = self._best_trump or self._best_led
-        return next(seat for seat, bit in self._trick if bit == top)
-
-    def _note_card(self, bit: int) -> None:
-        """Keep the trick's best card of the suit led and best trump up to date."""
-        if not self._trick:
-            self._lead_mask = SUIT_MASKS[_suit_of(bit)]
-            self._best_led = bit
-            self._best_trump = bit if bit & self._trump_mask else 0
-            return
-        if bit & self._lead_mask and STRENGTH[bit] > STRENGTH[self._best_led]:
-            self._best_led = bit
-        if bit & self._trump_mask and (not self._best_trump or STRENGTH[bit] > STRENGTH[self._best_trump]):
-            self._best_trump = bit
-
     # -- declarations and the exchange -------------------------------------------
 
     def _declarations_for(self, seat: int) -> list[Action]:
@@ -434,10 +418,8 @@ class TuteState(TrickState):
         assert isinstance(suit, Suit)
         return suit.index
 
-    def _why_not_play(self, seat: int, bit: int, tiers: list[int]) -> str:
+    def _why_not_play(self, seat: int, bit: int, tier: int) -> str:
         """Name the duty a card breaks: the first tier the hand meets and the card does not."""
-        hand = self._hands[seat]
-        tier = next(t for t in tiers if hand & t)
         lead = SUIT_MASKS[_suit_of(self._trick[0][1])]
         suit = DECK.suits[_suit_of(tier)].name
         card = self._card(bit)
@@ -468,17 +450,7 @@ class TuteState(TrickState):
         hand = self._hands[seat]
         if not hand & bit:
             raise IllegalActionError(f"seat {seat} cannot play {self._card(bit)}: not in hand")
-        tiers = self._tiers(seat)
-        forbidden = 0
-        for tier in tiers:
-            if bit & tier:
-                break
-            if hand & tier:
-                raise IllegalActionError(self._why_not_play(seat, bit, tiers))
-            forbidden |= tier
-        if forbidden:
-            self._forbidden[seat] |= forbidden
-            self._history_forbidden.append((len(self._actions), seat, forbidden))
+        self._check_duties(seat, hand, bit, self._tiers(seat))
         self._hands[seat] = hand ^ bit
         self._shown[seat] &= ~bit
         self._can_declare = False
