@@ -42,6 +42,7 @@ __all__ = [
     "State",
     "load",
     "new_game",
+    "solve",
 ]
 
 
@@ -55,3 +56,14 @@ def new_game(name: str, preset: str | None = None, **options: Any) -> Game:
     if game is None:
         raise OptionError(f"unknown game {name!r} (games: {', '.join(GAMES)})")
     return game(preset=preset, **options)
+
+
+def solve(state: State) -> Any:
+    """The value of ``state`` (every card known) and of each legal action: a
+    :class:`tricktaker.solver.Solution`.  See ``docs/solver.md``.
+
+    The solver is imported on first use: it needs Numba, which the core does not.
+    """
+    from .solver import solve as _solve
+
+    return _solve(state)

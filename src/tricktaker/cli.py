@@ -7,6 +7,7 @@
     tricktaker rules tute
     tricktaker replay match.json --hand 2
     tricktaker simulate tute --hands 10000 --seed 1
+    tricktaker solve --game tuppi --seed 4
     tricktaker games
 
 Like every front end, this module reaches the games only through the public
@@ -304,6 +305,75 @@ def cmd_simulate(args: argparse.Namespace, out: Console, err: Console) -> int:
     stats.print(out, game, args, elapsed)
     return 0
 
+# solve
+
+
+def _advance_to_play(state: State, moves: str | None) -> None:
+    """Apply the given moves, then the first legal action until the hand's play starts."""
+    for text in (m.strip() for m in (moves or "").split(";")):
+        if text:
+            try:
+                state.apply(text)
+            except ValueError as exc:
+                raise CliError(f"--moves: {text!r}: {exc}") from None
+    hand = state.hand_number
+    while (not state.is_over() and state.hand_number == hand
+           and public(state).get("phase") not in ("play", "answer")):
+        state.apply(state.legal_actions()[0])
+    if state.is_over() or state.hand_number != hand:
+        raise CliError("the hand ended before its play: nothing to solve")
+
+
+def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .solver import SolveError, solve
+
+    if args.file:
+        if args.game:
+            raise CliError("give a record FILE or --game, not both")
+        path = Path(args.file)
+        try:
+            state = tt.load(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise CliError(f"cannot read {path}: {exc.strerror}") from None
+        except RecordError as exc:
+            raise CliError(f"{path}: {exc}") from None
+    elif args.game:
+        game = make_game(args.game, args.preset, _players_option(args))
+        state = game.new_match(seed=args.seed)
+    else:
+        raise CliError("solve needs a record FILE or --game G --seed N")
+    _advance_to_play(state, args.moves)
+    obs = public(state)
+    deck = state.game.deck
+    head = Table(box=box.SIMPLE_HEAD, title=f"{state.game.title}, hand {state.hand_number + 1}")
+    head.add_column("seat", justify="right")
+    head.add_column("cards")
+    for seat in range(state.game.num_players):
+        mark = "  <- to play" if seat == state.current_player else ""
+        head.add_row(str(seat), " ".join(str(c) for c in deck.sorted(state.hand(seat))) + mark)  # type: ignore[attr-defined]
+    out.print(head)
+    facts = {k: obs[k] for k in ("contract", "declarer", "soloist", "trump", "trick") if obs.get(k)}
+    if facts:
+        out.print(Text(", ".join(f"{k}: {v}" for k, v in facts.items())))
+    started = time.perf_counter()
+    try:
+        solution = solve(state)
+    except SolveError as exc:
+        raise CliError(str(exc)) from None
+    elapsed = time.perf_counter() - started
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("action")
+    table.add_column(f"value ({solution.units})", justify="right")
+    best = set(solution.best())
+    for action, value in solution.values.items():
+        style = "bold green" if action in best else ""
+        table.add_row(Text(str(action), style=style), Text(str(value), style=style))
+    out.print(table)
+    out.print(Text(f"Seat {solution.mover} to play: value {solution.value} {solution.units} under "
+                   f"best play by everyone (solved in {elapsed:.2f} s)."))
+    return 0
+
+
 # -- the argument parser -------------------------------------------------------------------
 
 
@@ -356,6 +426,18 @@ def _build_parser() -> argparse.ArgumentParser:
                           "ends occur; Tute: match winners) instead of single hands from 0-0")
     game_options(sim)
     sim.set_defaults(func=cmd_simulate)
+
+    solve = sub.add_parser("solve", help="the value of each legal action with every card known",
+                           description="Solve a position double-dummy: every card known, best play "
+                                       "by everyone.  Without a position in play, the first legal "
+                                       "action is taken in each phase before play (or give --moves).")
+    solve.add_argument("file", nargs="?", help="a record (its current position is solved)")
+    solve.add_argument("--game", help="deal a new match of this game instead of a record")
+    solve.add_argument("--seed", type=int, default=1, help="seed of the deal (default 1)")
+    solve.add_argument("--moves", metavar="'A; B; ...'",
+                       help="actions to apply first, separated by semicolons (e.g. bids)")
+    game_options(solve)
+    solve.set_defaults(func=cmd_solve)
 
     games = sub.add_parser("games", help="list the games")
     games.set_defaults(func=cmd_games)

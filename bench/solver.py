@@ -1,0 +1,158 @@
+"""The solver against DDS, in one run: opening-lead solves of the same seeded deals.
+
+For each seeded deal (``deal_from_seed(seed, 0, ANGLO_52, ...)``, the leader
+``seed % 4``), both solvers give the no-trump tricks of every card the leader
+may lead: DDS through ``endplay.dds.solve_board`` and tricktaker through
+``TrickSolver.card_values`` (the search behind ``tt.solve`` for Tuppi rami).
+Every answer is compared, so a speed number never hides a wrong value.  Both
+run single-threaded in this process; the medians and their ratio are printed.
+
+Numba compiles the search on first use and caches it on disk.  That first
+call is not in the medians; it is measured separately, in a fresh process with
+an empty cache (compilation) and again with the cache filled (a later start).
+
+Then, for every other game with a solver, the median time of ``tt.solve`` on
+the first play decision of seeded hands (the earlier phases taken by the first
+legal action), full deals.
+
+Run:  pip install -e ".[bench]"  &&  python bench/solver.py [--deals 20] [--cards 13]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import tricktaker as tt
+from tricktaker.cards import ANGLO_52
+from tricktaker.engine import deal_from_seed
+from tricktaker.solver.tricks import TrickPosition, TrickSolver
+
+RANKS = "23456789TJQKA"
+CLOCKWISE = tuple(tuple((lead + i) % 4 for i in range(4)) for lead in range(4))
+OTHER_GAMES = [
+    ("tute", {}), ("tute", {"players": 2}), ("marjapussi", {}), ("bondtolva", {}),
+    ("bondtolva", {"players": 2}), ("avomarjapussi", {}), ("huutopussi", {}),
+    ("huutopussi", {"players": 3}),
+]
+
+
+def deal(seed: int, cards: int) -> list[int]:
+    """Seeded deal; with fewer than 13 cards each, the first ``cards`` of each hand by suit order."""
+    hands = deal_from_seed(seed, 0, ANGLO_52, [13] * 4)
+    if cards == 13:
+        return hands
+    trimmed = []
+    for h in hands:
+        bits = [1 << i for i in range(64) if h >> i & 1][:cards]
+        trimmed.append(sum(bits))
+    return trimmed
+
+
+def pbn(hands: list[int]) -> str:
+    def holding(h: int) -> str:
+        return ".".join("".join(RANKS[r - 2] for r in range(14, 1, -1) if h >> (16 * s + r) & 1)
+                        for s in (3, 2, 1, 0))
+    return "N:" + " ".join(holding(h) for h in hands)
+
+
+def dds_values(hands: list[int], leader: int) -> dict[int, int]:
+    from endplay.dds import solve_board
+    from endplay.types import Deal, Denom, Player
+
+    board = Deal(pbn(hands))
+    board.trump = Denom.nt
+    board.first = Player(leader)
+    out = {}
+    for card, tricks in solve_board(board):
+        suit = {"spades": 3, "hearts": 2, "diamonds": 1, "clubs": 0}[card.suit.name]
+        out[1 << (16 * suit + RANKS.index(card.rank.abbr) + 2)] = tricks
+    return out
+
+
+FIRST_CALL = """
+import time
+t = time.perf_counter()
+from tricktaker.solver.tricks import TrickPosition, TrickSolver
+o = tuple(tuple((l + i) % 4 for i in range(4)) for l in range(4))
+TrickSolver().card_values(TrickPosition((1 << 14, 1 << 13, 1 << 12, 1 << 11), o, (0, 1, 0, 1), 0, 0, 0))
+print(time.perf_counter() - t)
+"""
+
+
+def first_call_seconds(cache: str) -> float:
+    """Seconds from import to the first answer, in a new process using ``cache`` as Numba's cache."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, capture_output=True, text=True,
+                         check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def to_first_play(state: tt.State) -> tt.State:
+    hand = state.hand_number
+    while state.hand_number == hand and state.observation(None).get("phase") != "play":
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=20, help="seeded deals to solve (default 20)")
+    parser.add_argument("--cards", type=int, default=13, help="cards per hand (default 13: full deals)")
+    parser.add_argument("--other-deals", type=int, default=5,
+                        help="hands per other game (default 5; 0 skips them)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as cache:
+        compile_s = first_call_seconds(cache)
+        cached_s = first_call_seconds(cache)
+    print(f"first call: {compile_s:.1f} s with compilation, {cached_s:.2f} s from Numba's cache")
+
+    solver = TrickSolver()
+    solver.card_values(TrickPosition(tuple(deal(0, 1)), CLOCKWISE, (0, 1, 0, 1), 0, 0, 0))  # warm up
+    ours, theirs = [], []
+    for seed in range(args.deals):
+        hands = deal(seed, args.cards)
+        leader = seed % 4
+        start = time.perf_counter()
+        expected = dds_values(hands, leader)
+        theirs.append(time.perf_counter() - start)
+        solver.new_search()
+        start = time.perf_counter()
+        got = solver.card_values(TrickPosition(tuple(hands), CLOCKWISE, (0, 1, 0, 1), leader % 2,
+                                               leader % 2, leader))
+        ours.append(time.perf_counter() - start)
+        if got != expected:
+            raise SystemExit(f"deal {seed}: tricktaker {got} != DDS {expected}")
+    dds_ms = statistics.median(theirs) * 1000
+    our_ms = statistics.median(ours) * 1000
+    print(f"{args.deals} deals of {args.cards} cards each, every opening lead, all values equal to DDS")
+    print(f"{'DDS (endplay.dds.solve_board)':40} {dds_ms:10.2f} ms median   1.00x")
+    print(f"{'tricktaker (Numba)':40} {our_ms:10.2f} ms median   {our_ms / dds_ms:.2f}x DDS's time")
+
+    if args.other_deals:
+        print("\nfull-deal tt.solve at the first play decision, median:")
+    for name, options in OTHER_GAMES if args.other_deals else []:
+        label = name + "".join(f" {k}={v}" for k, v in options.items())
+        game = tt.new_game(name, **options)  # type: ignore[arg-type]
+        try:
+            tt.solve(to_first_play(game.new_hand(seed=0)))  # compile or load from cache
+        except ValueError as exc:
+            print(f"{label:40} {'-':>10}      ({exc})")
+            continue
+        times = []
+        for seed in range(1, args.other_deals + 1):
+            state = to_first_play(game.new_hand(seed=seed))
+            start = time.perf_counter()
+            tt.solve(state)
+            times.append(time.perf_counter() - start)
+        print(f"{label:40} {statistics.median(times) * 1000:10.1f} ms median")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,538 @@
+"""The compiled search for trick-count games: alpha-beta on null windows.
+
+This is the hot path of the solver, compiled with Numba.  It answers one
+question, again and again: *can the maximising side make the counted side take
+at least ``target`` tricks from here?*  The driver in :mod:`.tricks` turns
+those yes/no answers into exact trick counts for every legal card.
+
+A position is four hands as ``int64`` card masks in *strength* layout (bit
+``suit * 16 + strength``, a higher bit beating a lower one of the same suit),
+the trick on the table (lead suit, best card so far and its seat, the cards
+played), and who leads.  ``order[leader, i]`` is the ``i``-th seat to play in
+a trick ``leader`` leads, so three-handed tricks (Tuppi's sooli) and ordinary
+clockwise tricks use the same code.  Rules: follow suit if you can; the
+highest card of the suit led wins (no trumps: Tuppi is always no-trump).
+
+What makes it fast (each is standard in double-dummy solvers):
+
+- **Null-window search.**  Every search is a yes/no test, so a node stops at
+  the first move that answers it.
+- **Transposition table with partition search** at trick boundaries.  A
+  search returns, with its answer, the cards whose *rank* decided it (the
+  winner of each trick won by rank, and the card it beat).  The entry stored
+  for a position then only pins, in each suit, who holds the cards from the
+  top down to the lowest such card; below that, only how many cards each hand
+  holds matters.  Many positions that differ in their low cards share one
+  entry.  An entry keeps a lower and an upper bound on the counted side's
+  tricks, so searches at every target reuse it.
+- **Equivalent cards.**  Two cards of one hand with no live card between them
+  win exactly the same tricks; only one is searched.
+- **Move ordering.**  Winners and the cheapest card that wins first; low cards
+  when partner already wins; discards from the longest suit.
+- **Quick tricks.**  A leader whose side holds the top cards of suits counts
+  the sure tricks before searching.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+SUIT_BITS = 16
+BUCKET_BITS = 16
+WAYS = 16
+"""Entries per bucket: positions with the same suit lengths share a bucket."""
+TT_ROWS = (1 << BUCKET_BITS) * WAYS
+LENKEY, PAT1, PAT2, LOWER, UPPER, GEN, MOVE = range(7)
+"""Columns of a table row: suit lengths, the two pattern words (with the leader), bounds,
+generation, and the card that last decided the position (tried first next time)."""
+
+NODES, GENERATION = 0, 1
+"""Slots of the ``stats`` array."""
+
+
+def new_table() -> tuple[np.ndarray, np.ndarray]:
+    """A fresh transposition table and its stats array (nodes searched, current generation)."""
+    stats = np.zeros(4, dtype=np.int64)
+    stats[GENERATION] = 1
+    return np.zeros((TT_ROWS, 7), dtype=np.int64), stats
+
+
+@njit(cache=True, inline="always")
+def _popcount(x: int) -> int:
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56 & 0xFF
+
+
+@njit(cache=True, inline="always")
+def _suit_mask(suit: int) -> int:
+    return 0xFFFF << (suit * SUIT_BITS)
+
+
+@njit(cache=True, inline="always")
+def _top(m: int) -> int:
+    """The highest bit of a non-empty mask."""
+    m |= m >> 1
+    m |= m >> 2
+    m |= m >> 4
+    m |= m >> 8
+    m |= m >> 16
+    m |= m >> 32
+    return m ^ (m >> 1)
+
+
+@njit(cache=True, inline="always")
+def _index(bit: int) -> int:
+    """The position of a single bit."""
+    return _popcount(bit - 1)
+
+
+@njit(cache=True, inline="always")
+def _suit_of(bit: int) -> int:
+    return _index(bit) >> 4
+
+
+@njit(cache=True, inline="always")
+def _suit_pattern(live: int, h1: int, h2: int, h3: int, s: int) -> int:
+    """One suit's pattern: two bits per live card (its holder), the highest card lowest."""
+    m = live & _suit_mask(s)
+    pat = 0
+    while m:
+        low = m & -m
+        m ^= low
+        owner = 0
+        if h1 & low:
+            owner = 1
+        elif h2 & low:
+            owner = 2
+        elif h3 & low:
+            owner = 3
+        pat = (pat << 2) | owner
+    return pat
+
+
+@njit(cache=True)
+def _patterns(hands: np.ndarray) -> tuple[int, int, int, int, int]:
+    """Who holds each live card, and how many cards each hand holds of each suit.
+
+    For each suit, a pattern with two bits per live card (the holder's seat),
+    the highest card in the lowest two bits; and ``lengths``, one nibble per
+    (seat, suit).  A stored entry pins the lowest ``2k`` bits of a pattern.
+    """
+    h1 = hands[1]
+    h2 = hands[2]
+    h3 = hands[3]
+    live = hands[0] | h1 | h2 | h3
+    lengths = 0
+    for seat in range(4):
+        for s in range(4):
+            lengths |= _popcount(hands[seat] & _suit_mask(s)) << (4 * (4 * seat + s))
+    return (lengths, _suit_pattern(live, h1, h2, h3, 0), _suit_pattern(live, h1, h2, h3, 1),
+            _suit_pattern(live, h1, h2, h3, 2), _suit_pattern(live, h1, h2, h3, 3))
+
+
+@njit(cache=True, inline="always")
+def _bucket(lengths: int, leader: int, tops: int) -> int:
+    """The first row of the bucket for suit lengths, leader and the holders of the top cards."""
+    h = (lengths ^ (leader << 62)) * -7046029254386353131
+    h ^= h >> 29
+    h = (h ^ tops) * -4658895280553007687
+    h ^= h >> 31
+    h *= -7046029254386353131
+    return ((h >> 20) & ((1 << BUCKET_BITS) - 1)) * WAYS
+
+
+@njit(cache=True, inline="always")
+def _pinned(pat: int, code: int) -> bool:
+    """Whether a suit's pattern agrees with an entry's code (4 bits k, then k owners)."""
+    k = code & 15
+    return (pat & ((1 << (2 * k)) - 1)) == (code >> 4)
+
+
+@njit(cache=True, inline="always")
+def _code(pat: int, k: int) -> int:
+    return ((pat & ((1 << (2 * k)) - 1)) << 4) | k
+
+
+@njit(cache=True)
+def _top_cards(live: int, code1: int, code2: int) -> int:
+    """The live cards an entry pins: the top ``k`` of each suit."""
+    out = 0
+    for s in range(4):
+        code = code1 >> (32 * s) if s < 2 else code2 >> (32 * (s - 2))
+        k = (code & 0xFFFFFFFF) & 15
+        m = live & _suit_mask(s)
+        for _ in range(k):
+            t = _top(m)
+            out |= t
+            m ^= t
+    return out
+
+
+@njit(cache=True)
+def _store(tt: np.ndarray, base: int, lengths: int, p1: int, p2: int, gen: int,
+           lower: int, upper: int, move: int) -> None:
+    """Record bounds for an abstraction: merge with its entry, else take the oldest way."""
+    victim = base
+    for w in range(WAYS):
+        row = base + w
+        if tt[row, GEN] == gen and tt[row, LENKEY] == lengths and tt[row, PAT1] == p1 \
+                and tt[row, PAT2] == p2:
+            if lower > tt[row, LOWER]:
+                tt[row, LOWER] = lower
+            if upper < tt[row, UPPER]:
+                tt[row, UPPER] = upper
+            if move:
+                tt[row, MOVE] = move
+            return
+        if tt[row, GEN] != gen:
+            victim = row
+    if tt[victim, GEN] == gen:
+        # every way is in use: shift them down and take the first (oldest last)
+        for w in range(WAYS - 1, 0, -1):
+            for c in range(7):
+                tt[base + w, c] = tt[base + w - 1, c]
+        victim = base
+    tt[victim, LENKEY] = lengths
+    tt[victim, PAT1] = p1
+    tt[victim, PAT2] = p2
+    tt[victim, LOWER] = lower
+    tt[victim, UPPER] = upper
+    tt[victim, GEN] = gen
+    tt[victim, MOVE] = move
+
+
+@njit(cache=True)
+def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
+             leader: int, pos: int, lead_suit: int, best: int, best_seat: int, table: int,
+             moves: np.ndarray, scores: np.ndarray) -> int:
+    """Fill ``moves`` with the legal cards worth searching, best first; return how many.
+
+    One card stands for each run of equivalent cards (no live card between
+    them).  ``scores`` is scratch space of the same size.  The order is a guess at the best move, which is what makes the
+    null-window searches cut early.
+    """
+    seat = order[leader, pos]
+    hand = hands[seat]
+    cand = hand
+    if pos > 0 and hand & _suit_mask(lead_suit):
+        cand = hand & _suit_mask(lead_suit)
+    live = hands[0] | hands[1] | hands[2] | hands[3] | table
+    nm = 0
+    partner_wins = pos > 0 and side[best_seat] == side[seat]
+    for s in range(4):
+        sm = _suit_mask(s)
+        mine = cand & sm
+        if mine == 0:
+            continue
+        length = _popcount(hand & sm)
+        m = live & sm
+        top = _top(m)
+        prev_ours = False
+        while m:
+            low = m & -m
+            m ^= low
+            if not mine & low:
+                prev_ours = False
+                continue
+            if prev_ours:
+                moves[nm - 1] = low  # equivalent to the card below it: keep one
+            else:
+                prev_ours = True
+                moves[nm] = low
+                nm += 1
+        first = nm - 1
+        while first > 0 and _suit_of(moves[first - 1]) == s:
+            first -= 1
+        for j in range(first, nm):
+            b = moves[j]
+            rank = _index(b) - s * SUIT_BITS
+            if pos == 0:
+                if b == top:
+                    sc = 100 + rank
+                else:
+                    partner_top = False
+                    for i in range(1, tsize):
+                        other = order[leader, i]
+                        if side[other] == side[seat] and hands[other] & top:
+                            partner_top = True
+                    sc = 80 - rank if partner_top else 40 - rank + 2 * length
+            elif s != lead_suit:
+                sc = 30 - rank + 2 * length  # a discard: low, from a long suit
+            elif partner_wins:
+                sc = 50 - rank if b < best else 10 - rank
+            elif b > best:
+                sc = 100 - rank  # the cheapest card that wins
+            else:
+                sc = 50 - rank
+            scores[j] = sc
+    for i in range(1, nm):  # insertion sort, best first
+        mv = moves[i]
+        sc = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < sc:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = mv
+        scores[j + 1] = sc
+    return nm
+
+
+@njit(cache=True, inline="always")
+def _runs(live: int, own: int) -> tuple[int, int, int]:
+    """A hand's sure tricks: how many top cards of their suits it holds in unbroken runs,
+    those cards, and the suits (bit per suit) whose top card it holds."""
+    q = 0
+    run = 0
+    tops = 0
+    for s in range(4):
+        m = live & _suit_mask(s)
+        if m and own & _top(m):
+            tops |= 1 << s
+        while m and own & _top(m):
+            t = _top(m)
+            run |= t
+            m ^= t
+            q += 1
+    return q, run, tops
+
+
+# Fields of one frame of the explicit search stack (one frame per card played).
+(F_LEADER, F_POS, F_LEAD_SUIT, F_BEST, F_BEST_SEAT, F_TABLE, F_WON, F_HAND, F_NM, F_J, F_RESULT,
+ F_RELEVANT, F_BASE, F_LENGTHS, F_PA, F_PB, F_PC, F_PD, F_NEXT_SUIT, F_NEXT_BEST) = range(20)
+MAX_DEPTH = 64
+
+
+@njit(cache=True)
+def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, tsize: int,
+           side: np.ndarray, maxside: int, counted: int, target: int, tt: np.ndarray,
+           gen: int) -> int:
+    """Open frame ``d``: answer at once (0 fails, 1 makes), or list its moves (-1)."""
+    leader = f[d, F_LEADER]
+    pos = f[d, F_POS]
+    won = f[d, F_WON]
+    f[d, F_BASE] = -1
+    f[d, F_RELEVANT] = 0
+    if pos == 0:
+        rem = _popcount(hands[leader])
+        if won >= target:
+            return 1
+        if won + rem < target:
+            return 0
+        lengths, pa, pb, pc, pd = _patterns(hands)
+        base = _bucket(lengths, leader, (pa & 3) | (pb & 3) << 2 | (pc & 3) << 4 | (pd & 3) << 6)
+        hint = 0
+        for w in range(WAYS):
+            row = base + w
+            if tt[row, GEN] != gen or tt[row, LENKEY] != lengths:
+                continue
+            c1 = tt[row, PAT1]
+            c2 = tt[row, PAT2]
+            if (c1 >> 62) & 3 != leader:
+                continue
+            if not (_pinned(pa, c1 & 0xFFFFFFFF) and _pinned(pb, (c1 >> 32) & 0x3FFFFFFF)
+                    and _pinned(pc, c2 & 0xFFFFFFFF) and _pinned(pd, (c2 >> 32) & 0xFFFFFFFF)):
+                continue
+            made = won + tt[row, LOWER] >= target
+            if made or won + tt[row, UPPER] < target:
+                live = hands[0] | hands[1] | hands[2] | hands[3]
+                f[d, F_RELEVANT] = _top_cards(live, c1 & 0x3FFFFFFFFFFFFFFF, c2)
+                return 1 if made else 0
+            if tt[row, MOVE]:
+                hint = tt[row, MOVE]
+        lside = side[leader]
+        if (lside == counted) == (lside == maxside):
+            # the leader's side wants tricks for itself: its top cards are sure tricks
+            live = hands[0] | hands[1] | hands[2] | hands[3]
+            q, run, _ = _runs(live, hands[leader])
+            for i in range(1, tsize):
+                p = order[leader, i]
+                if side[p] != lside:
+                    continue
+                # a small card to a partner's top card, then the partner cashes its own
+                qp, runp, tops = _runs(live, hands[p])
+                if qp > q:
+                    for s in range(4):
+                        if tops >> s & 1 and hands[leader] & _suit_mask(s):
+                            q = qp
+                            run = runp
+                            break
+            if lside == counted and won + q >= target:
+                f[d, F_RELEVANT] = run
+                return 1
+            if lside != counted and won + rem - q < target:
+                f[d, F_RELEVANT] = run
+                return 0
+        f[d, F_BASE] = base
+        f[d, F_LENGTHS] = lengths
+        f[d, F_PA] = pa
+        f[d, F_PB] = pb
+        f[d, F_PC] = pc
+        f[d, F_PD] = pd
+    seat = order[leader, pos]
+    f[d, F_HAND] = hands[seat]
+    f[d, F_NM] = moves_of(hands, order, tsize, side, leader, pos, f[d, F_LEAD_SUIT], f[d, F_BEST],
+                          f[d, F_BEST_SEAT], f[d, F_TABLE], mv[d], sc)
+    if pos == 0 and hint:
+        # the card that decided a matching position before goes first
+        nm = f[d, F_NM]
+        for j in range(1, nm):
+            if mv[d, j] == hint:
+                for i in range(j, 0, -1):
+                    mv[d, i] = mv[d, i - 1]
+                mv[d, 0] = hint
+                break
+    f[d, F_J] = 0
+    f[d, F_RESULT] = 0 if side[seat] == maxside else 1
+    return -1
+
+
+@njit(cache=True)
+def _push(f: np.ndarray, mv: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, tsize: int,
+          side: np.ndarray, counted: int) -> None:
+    """Play frame ``d``'s current move and set up frame ``d + 1`` for the position after it."""
+    leader = f[d, F_LEADER]
+    pos = f[d, F_POS]
+    seat = order[leader, pos]
+    b = mv[d, f[d, F_J]]
+    best = f[d, F_BEST]
+    if pos == 0:
+        nls = _suit_of(b)
+        nbest = b
+        nseat = seat
+    else:
+        nls = f[d, F_LEAD_SUIT]
+        if b > best and _suit_of(b) == nls:
+            nbest = b
+            nseat = seat
+        else:
+            nbest = best
+            nseat = f[d, F_BEST_SEAT]
+    hands[seat] = f[d, F_HAND] ^ b
+    f[d, F_NEXT_SUIT] = nls
+    f[d, F_NEXT_BEST] = nbest
+    e = d + 1
+    if pos == tsize - 1:
+        f[e, F_LEADER] = nseat
+        f[e, F_POS] = 0
+        f[e, F_LEAD_SUIT] = -1
+        f[e, F_BEST] = 0
+        f[e, F_BEST_SEAT] = -1
+        f[e, F_TABLE] = 0
+        f[e, F_WON] = f[d, F_WON] + (1 if side[nseat] == counted else 0)
+    else:
+        f[e, F_LEADER] = leader
+        f[e, F_POS] = pos + 1
+        f[e, F_LEAD_SUIT] = nls
+        f[e, F_BEST] = nbest
+        f[e, F_BEST_SEAT] = nseat
+        f[e, F_TABLE] = f[d, F_TABLE] | b
+        f[e, F_WON] = f[d, F_WON]
+
+
+@njit(cache=True)
+def _close(f: np.ndarray, mv: np.ndarray, d: int, hands: np.ndarray, target: int, tt: np.ndarray,
+           gen: int) -> None:
+    """Store frame ``d``'s answer in the table (trick starts only), pinning its relevant cards."""
+    base = f[d, F_BASE]
+    if base < 0:
+        return
+    leader = f[d, F_LEADER]
+    won = f[d, F_WON]
+    relevant = f[d, F_RELEVANT]
+    rem = _popcount(hands[leader])
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    c1 = 0
+    c2 = 0
+    for s in range(4):
+        r_s = relevant & _suit_mask(s)
+        k = 1 if live & _suit_mask(s) else 0  # the bucket pins the top card's holder
+        if r_s:
+            low = r_s & -r_s
+            k = _popcount(live & _suit_mask(s) & ~(low - 1))
+        code = _code(f[d, F_PA + s], k)
+        if s < 2:
+            c1 |= code << (32 * s)
+        else:
+            c2 |= code << (32 * (s - 2))
+    c1 |= leader << 62
+    move = mv[d, f[d, F_J]] if f[d, F_J] < f[d, F_NM] else 0
+    if f[d, F_RESULT]:
+        _store(tt, base, f[d, F_LENGTHS], c1, c2, gen, target - won, rem, move)
+    else:
+        _store(tt, base, f[d, F_LENGTHS], c1, c2, gen, 0, target - won - 1, move)
+
+
+@njit(cache=True)
+def search(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
+           maxside: int, counted: int,
+           leader: int, pos: int, lead_suit: int, best: int, best_seat: int, table: int,
+           won: int, target: int, tt: np.ndarray, stats: np.ndarray) -> tuple[bool, int]:
+    """Whether ``maxside`` can make ``counted`` take at least ``target`` tricks in all,
+    and the cards whose rank decided it.
+
+    ``won`` is what the counted side has taken since the search's root.  The
+    trick in progress is ``lead_suit``, the ``best`` card so far and its
+    ``best_seat``, and the ``table`` mask of its cards (``pos`` cards played).
+    The search is a depth-first walk over an explicit stack of frames (one per
+    card), so it compiles to one loop and caches cleanly.  ``hands`` is
+    restored before returning.
+    """
+    gen = stats[GENERATION]
+    f = np.zeros((MAX_DEPTH, 20), dtype=np.int64)
+    mv = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
+    sc = np.zeros(13, dtype=np.int64)
+    f[0, F_LEADER] = leader
+    f[0, F_POS] = pos
+    f[0, F_LEAD_SUIT] = lead_suit
+    f[0, F_BEST] = best
+    f[0, F_BEST_SEAT] = best_seat
+    f[0, F_TABLE] = table
+    f[0, F_WON] = won
+    d = 0
+    entering = True
+    answer = 0
+    relevant = 0
+    while True:
+        if entering:
+            stats[NODES] += 1
+            answer = _enter(f, mv, sc, d, hands, order, tsize, side, maxside, counted, target, tt, gen)
+            if answer < 0:
+                _push(f, mv, d, hands, order, tsize, side, counted)
+                d += 1
+                continue
+            relevant = f[d, F_RELEVANT]
+        else:
+            # back in frame d with the child's (answer, relevant): take the move back
+            seat = order[f[d, F_LEADER], f[d, F_POS]]
+            hands[seat] = f[d, F_HAND]
+            if f[d, F_POS] == tsize - 1:
+                # the winner decided the trick by rank if it beat a card of its suit
+                b = mv[d, f[d, F_J]]
+                nbest = f[d, F_NEXT_BEST]
+                others = (f[d, F_TABLE] | b) & _suit_mask(f[d, F_NEXT_SUIT]) & ~nbest
+                if others:
+                    relevant |= nbest | _top(others)
+            is_max = side[seat] == maxside
+            if (answer == 1) == is_max:
+                f[d, F_RESULT] = answer
+                f[d, F_RELEVANT] = relevant
+            else:
+                f[d, F_RELEVANT] |= relevant
+                f[d, F_J] += 1
+                if f[d, F_J] < f[d, F_NM]:
+                    _push(f, mv, d, hands, order, tsize, side, counted)
+                    d += 1
+                    entering = True
+                    continue
+            _close(f, mv, d, hands, target, tt, gen)
+            answer = f[d, F_RESULT]
+            relevant = f[d, F_RELEVANT]
+        # frame d is answered: return to its parent
+        if d == 0:
+            return answer == 1, relevant
+        d -= 1
+        entering = False

@@ -1,0 +1,177 @@
+"""Exact trick counts from the compiled null-window search in :mod:`._tricks`.
+
+A :class:`TrickPosition` is a no-trump play position in the kernel's terms:
+hands in strength layout, who plays in what order, the sides, which side's
+tricks are counted and which side wants them high.  :class:`TrickSolver`
+turns the kernel's yes/no tests into the exact count for a position and for
+each legal card, keeping one transposition table across those tests (the
+bounds of one search serve the next).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _tricks
+
+__all__ = ["TrickPosition", "TrickSolver"]
+
+SUIT_BITS = _tricks.SUIT_BITS
+
+
+@dataclass(frozen=True)
+class TrickPosition:
+    """A no-trump position with every card known, in the kernel's terms.
+
+    ``hands`` are card masks in strength layout (bit ``suit * 16 + strength``);
+    ``orders[leader]`` lists the seats of a trick ``leader`` leads, in playing
+    order; ``played`` holds the cards already on the table this trick, in
+    order.  ``maxside`` chooses to make ``counted``'s tricks as many as it can,
+    every other side as few.
+    """
+
+    hands: tuple[int, ...]
+    orders: tuple[tuple[int, ...], ...]
+    sides: tuple[int, ...]
+    maxside: int
+    counted: int
+    leader: int
+    played: tuple[int, ...] = ()
+    cap: int = 13
+    """The most tricks worth counting: 1 in sooli, where the soloist's first trick ends the hand."""
+
+    @property
+    def to_move(self) -> int:
+        """The seat whose card is next."""
+        return self.orders[self.leader][len(self.played)]
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to be decided, the one on the table included."""
+        return bin(self.hands[self.to_move]).count("1")
+
+
+class TrickSolver:
+    """Exact values of no-trump positions; reusable, one transposition table per solver."""
+
+    def __init__(self) -> None:
+        self._table, self._stats = _tricks.new_table()
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited since the solver was made."""
+        return int(self._stats[_tricks.NODES])
+
+    def _arrays(self, pos: TrickPosition) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        order = np.zeros((4, 4), dtype=np.int64)
+        for leader, seats in enumerate(pos.orders):
+            order[leader, : len(seats)] = seats
+        return (np.array(pos.hands, dtype=np.int64), order, np.array(pos.sides, dtype=np.int64))
+
+    def _trick_state(self, pos: TrickPosition) -> tuple[int, int, int, int]:
+        """Lead suit, best card, its seat, and the table mask of the trick in progress."""
+        if not pos.played:
+            return -1, 0, -1, 0
+        order = pos.orders[pos.leader]
+        lead_suit = (pos.played[0].bit_length() - 1) >> 4
+        best, best_seat, table = pos.played[0], order[0], 0
+        for i, bit in enumerate(pos.played):
+            table |= bit
+            if (bit.bit_length() - 1) >> 4 == lead_suit and bit > best:
+                best, best_seat = bit, order[i]
+        return lead_suit, best, best_seat, table
+
+    def new_search(self) -> None:
+        """Forget every stored bound (positions of a different deal or objective follow)."""
+        self._stats[_tricks.GENERATION] += 1
+
+    def test(self, pos: TrickPosition, target: int) -> bool:
+        """Whether ``maxside`` can make ``counted`` take at least ``target`` more tricks."""
+        hands, order, sides = self._arrays(pos)
+        lead_suit, best, best_seat, table = self._trick_state(pos)
+        made, _ = _tricks.search(
+            hands, order, len(pos.orders[pos.leader]), sides, pos.maxside, pos.counted,
+            pos.leader, len(pos.played), lead_suit, best, best_seat, table, 0, target,
+            self._table, self._stats)
+        return bool(made)
+
+    def value(self, pos: TrickPosition, guess: int | None = None) -> int:
+        """The counted side's tricks from here under best play: a few null-window tests.
+
+        Starts at ``guess`` (half the tricks left if none) and steps up while
+        the target is made, or down while it is not.
+        """
+        hi = min(pos.tricks_left, pos.cap)
+        v = hi // 2 if guess is None else max(0, min(hi, guess))
+        if v > 0 and not self.test(pos, v):
+            v -= 1
+            while v > 0 and not self.test(pos, v):
+                v -= 1
+            return v
+        while v < hi and self.test(pos, v + 1):
+            v += 1
+        return v
+
+    def child(self, pos: TrickPosition, bit: int) -> tuple[TrickPosition, int]:
+        """The position after ``bit`` is played, and the tricks it gave the counted side (0 or 1)."""
+        seat = pos.to_move
+        hands = list(pos.hands)
+        hands[seat] ^= bit
+        played = (*pos.played, bit)
+        order = pos.orders[pos.leader]
+        if len(played) < len(order):
+            return TrickPosition(tuple(hands), pos.orders, pos.sides, pos.maxside, pos.counted,
+                                 pos.leader, played, pos.cap), 0
+        lead_suit = (played[0].bit_length() - 1) >> 4
+        winner, best = order[0], played[0]
+        for i, card in enumerate(played):
+            if (card.bit_length() - 1) >> 4 == lead_suit and card > best:
+                winner, best = order[i], card
+        gained = 1 if pos.sides[winner] == pos.counted else 0
+        return TrickPosition(tuple(hands), pos.orders, pos.sides, pos.maxside, pos.counted,
+                             winner, (), pos.cap - gained), gained
+
+    def representatives(self, pos: TrickPosition) -> list[int]:
+        """The legal cards worth searching: one per run of equivalent cards, best guess first."""
+        hands, order, sides = self._arrays(pos)
+        lead_suit, best, best_seat, table = self._trick_state(pos)
+        moves = np.empty(13, dtype=np.int64)
+        n = _tricks.moves_of(hands, order, len(pos.orders[pos.leader]), sides, pos.leader,
+                             len(pos.played), lead_suit, best, best_seat, table, moves,
+                             np.empty(13, dtype=np.int64))
+        return [int(m) for m in moves[:n]]
+
+    def card_values(self, pos: TrickPosition) -> dict[int, int]:
+        """The counted side's tricks from here after each legal card (every legal card a key)."""
+        values: dict[int, int] = {}
+        guess: int | None = None
+        for bit in self.representatives(pos):
+            after, gained = self.child(pos, bit)
+            v = gained + self.value(after, None if guess is None else guess - gained)
+            values[bit] = guess = v
+        seat = pos.to_move
+        hand = pos.hands[seat]
+        live = 0
+        for h in pos.hands:
+            live |= h
+        for b in pos.played:
+            live |= b
+        lead_suit, _, _, _ = self._trick_state(pos)
+        suit_cards = hand & (0xFFFF << (SUIT_BITS * lead_suit)) if lead_suit >= 0 else 0
+        legal = suit_cards or hand
+        reps = list(values)
+        rest = legal
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if bit in values:
+                continue
+            for rep in reps:
+                lo, hi = min(bit, rep), max(bit, rep)
+                between = (hi - 1) & ~((lo << 1) - 1)
+                if (lo.bit_length() - 1) >> 4 == (hi.bit_length() - 1) >> 4 and not live & between & ~hand:
+                    values[bit] = values[rep]
+                    break
+        return values

@@ -1,0 +1,96 @@
+"""Tuppi's play as a no-trump trick-count problem for :class:`.tricks.TrickSolver`.
+
+- **Rami**: the mover's side maximises its own tricks; the value is the tricks
+  it still takes, the trick on the table included.  This is bridge no-trump
+  double-dummy play, the question DDS answers.
+- **Nolo**: every side wants few tricks.  The value is the tricks the *other*
+  side still takes, which the mover's side maximises.
+- **Sooli**: three play (the soloist's partner sits out), aces rank lowest,
+  and the soloist's first trick ends the hand.  The value is 1 if the mover's
+  side wins the contract, else 0.
+
+The hand is played to its last trick: ``early_end`` only stops a hand whose
+outcome is certain, and the solver answers how many tricks best play takes.
+"""
+
+from __future__ import annotations
+
+from ..engine import Action, State
+from . import SOLVERS, Solution, SolveError
+from .tricks import TrickPosition, TrickSolver
+
+__all__ = ["position", "solve_tuppi"]
+
+ACE, LOW_ACE = 14, 1
+_SOLVER: TrickSolver | None = None
+
+
+def _solver() -> TrickSolver:
+    global _SOLVER
+    if _SOLVER is None:
+        _SOLVER = TrickSolver()
+    return _SOLVER
+
+
+def _low_aces(mask: int) -> int:
+    """Sooli ranks the ace lowest: move each ace's bit below the two."""
+    for s in range(4):
+        ace = 1 << (16 * s + ACE)
+        if mask & ace:
+            mask ^= ace | (1 << (16 * s + LOW_ACE))
+    return mask
+
+
+def position(state: State) -> tuple[TrickPosition, bool]:
+    """The state's play position in solver terms, and whether aces are low (sooli).
+
+    Reads only the public API: the hands of a world, and the public observation
+    (contract, declarer, soloist, the trick on the table).
+    """
+    obs = state.observation(None)
+    if obs.get("phase") != "play":
+        raise SolveError(f"the solver needs a hand in its play phase, not {obs.get('phase')!r}")
+    deck = state.game.deck
+    mover = state.current_player
+    assert mover is not None
+    hands = [deck.mask_of(state.hand(seat)) for seat in range(4)]  # type: ignore[attr-defined]
+    played = [deck.card(text).mask for _, text in obs["trick"]]
+    leader = obs["trick"][0][0] if obs["trick"] else mover
+    soloist = obs["soloist"]
+    sides = (0, 1, 0, 1)
+    mine = mover % 2
+    if soloist is None:
+        orders = tuple(tuple((lead + i) % 4 for i in range(4)) for lead in range(4))
+        counted = mine if obs["contract"] == "rami" else 1 - mine
+        return TrickPosition(tuple(hands), orders, sides, mine, counted, leader, tuple(played)), False
+    # sooli: the rami side leads; the soloist's partner sits out
+    orders = tuple((lead, (lead + 2) % 4, soloist) for lead in range(4))
+    hands = [_low_aces(h) for h in hands]
+    played = [_low_aces(b) for b in played]
+    rami = 1 - soloist % 2
+    return TrickPosition(tuple(hands), orders, sides, rami, 1 - rami, leader, tuple(played), 1), True
+
+
+def solve_tuppi(state: State) -> Solution:
+    """Solve a Tuppi world in its play phase (see the module docstring for the units)."""
+    pos, low_aces = position(state)
+    mover = state.current_player
+    assert mover is not None
+    solver = _solver()
+    solver.new_search()
+    by_bit = solver.card_values(pos)
+    values: dict[Action, int] = {}
+    for action in state.legal_actions():
+        bit = _low_aces(action.mask) if low_aces else action.mask
+        v = by_bit[bit]
+        if low_aces:
+            # the search counts whether the soloist takes a trick (>= 1): the rami side's win
+            v = min(v, 1)
+            v = v if mover % 2 == pos.maxside else 1 - v
+        values[action] = v
+    units = {"rami": "tricks", "nolo": "opponents' tricks"}.get(str(state.observation(None)["contract"]),
+                                                                 "sooli won")
+    return Solution(mover, max(values.values()), values, units)
+
+
+SOLVERS["tuppi"] = solve_tuppi

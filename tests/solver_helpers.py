@@ -1,0 +1,48 @@
+"""Shared pieces of the solver tests: DDS (through endplay) on our deals, and seeded deals."""
+
+from __future__ import annotations
+
+import random
+
+from tricktaker.solver.tricks import TrickPosition
+
+RANKS = "23456789TJQKA"
+SUITS_PBN = (3, 2, 1, 0)  # PBN lists spades, hearts, diamonds, clubs
+CLOCKWISE = tuple(tuple((lead + i) % 4 for i in range(4)) for lead in range(4))
+
+
+def random_deal(seed: int, cards_each: int) -> list[int]:
+    """Four hands of ``cards_each`` cards from a shuffled 52-card deck (Tuppi's bit layout)."""
+    cards = [1 << (16 * s + r) for s in range(4) for r in range(2, 15)]
+    random.Random(seed).shuffle(cards)
+    return [sum(cards[i * cards_each:(i + 1) * cards_each]) for i in range(4)]
+
+
+def pbn(hands: list[int]) -> str:
+    """The deal in PBN, seat 0 as North and clockwise from there."""
+    def holding(h: int) -> str:
+        return ".".join("".join(RANKS[r - 2] for r in range(14, 1, -1) if h >> (16 * s + r) & 1)
+                        for s in SUITS_PBN)
+    return "N:" + " ".join(holding(h) for h in hands)
+
+
+def dds_lead_values(hands: list[int], leader: int) -> dict[int, int]:
+    """DDS's no-trump tricks for the leader's side after each card it may lead."""
+    from endplay.dds import solve_board
+    from endplay.types import Deal, Denom, Player
+
+    deal = Deal(pbn(hands))
+    deal.trump = Denom.nt
+    deal.first = Player(leader)
+    out = {}
+    for card, tricks in solve_board(deal):
+        suit = {"spades": 3, "hearts": 2, "diamonds": 1, "clubs": 0}[card.suit.name]
+        rank = RANKS.index(card.rank.abbr) + 2
+        out[1 << (16 * suit + rank)] = tricks
+    return out
+
+
+def rami_lead(hands: list[int], leader: int) -> TrickPosition:
+    """The opening lead of a rami position: the leader's side counts and maximises its tricks."""
+    side = leader % 2
+    return TrickPosition(tuple(hands), CLOCKWISE, (0, 1, 0, 1), side, side, leader)

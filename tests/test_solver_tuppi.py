@@ -1,0 +1,159 @@
+"""The Tuppi solver: rami against DDS, nolo and sooli against plain minimax, and ``tt.solve``'s contract.
+
+Rami is bridge no-trump play, so DDS (``endplay.dds.solve_board``) answers the
+same question: the tricks the leader's side takes after each card it may lead.
+CI checks many small deals and endgames of real hands; the slow test checks
+1,000 full seeded deals.  Nolo and sooli have no outside reference, so a plain
+minimax over the State API (``tricktaker.solver.reference``) checks them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from solver_helpers import dds_lead_values, rami_lead, random_deal
+
+import tricktaker as tt
+from tricktaker.cards import ANGLO_52
+from tricktaker.engine import State, deal_from_seed
+from tricktaker.solver import SolveError, solve
+from tricktaker.solver.reference import minimax_values
+from tricktaker.solver.tricks import TrickSolver
+
+pytest.importorskip("endplay")
+
+
+def tuppi_objective(state: State, side: int, finished: bool) -> int:
+    """What the Tuppi solver's units count, read from the public observation."""
+    obs = state.observation(None)
+    if finished:
+        done = obs["previous_hand"]
+        contract, tricks, soloist = done["contract"], done["tricks"], done["soloist"]
+    else:
+        won = obs["tricks_won"]
+        contract, tricks, soloist = obs["contract"], [won[0] + won[2], won[1] + won[3]], obs["soloist"]
+    if contract == "rami":
+        return int(tricks[side])
+    if contract == "nolo":
+        return int(tricks[1 - side])
+    if not finished:
+        return 0
+    solo_side = soloist % 2  # the partner sits out, so the side's tricks are the soloist's
+    winner = solo_side if tricks[solo_side] == 0 else 1 - solo_side
+    return 1 if side == winner else 0
+
+
+def endgame(contract: str, seed: int, tricks_left: int, mid_trick: bool) -> State:
+    """A Tuppi hand of ``contract`` played at random to ``tricks_left`` tricks (mid-trick if asked)."""
+    game = tt.new_game("tuppi", early_end=False)
+    rng = random.Random(seed)
+    for attempt in range(500):
+        state = game.new_hand(seed=seed * 1000 + attempt, dealer=attempt % 4)
+        while state.phase != "play":
+            state.apply(rng.choice(state.legal_actions()))
+        if state.contract != contract:
+            continue
+        while not state.is_over():
+            left = len(state.hand(state.current_player))
+            on_table = len(state.observation(None)["trick"])
+            if left <= tricks_left and (on_table > 0) == mid_trick:
+                return state
+            state.apply(_random_move(state, rng))
+    raise AssertionError(f"no {contract} endgame for seed {seed}")
+
+
+def _random_move(state: State, rng: random.Random) -> object:
+    """A random legal action; a soloist ducks when he can, so sooli hands last into their endgame."""
+    actions = state.legal_actions()
+    if state.soloist is not None and state.current_player == state.soloist:
+        ducks = []
+        for action in actions:
+            child = state.clone()
+            child.apply(action)
+            if not child.is_over():
+                ducks.append(action)
+        actions = ducks or actions
+    return rng.choice(actions)
+
+
+# -- rami against DDS ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cards_each", [5, 7])
+def test_rami_lead_values_equal_dds_on_small_deals(cards_each: int) -> None:
+    solver = TrickSolver()
+    for seed in range(60):
+        hands = random_deal(seed, cards_each)
+        leader = seed % 4
+        solver.new_search()
+        assert solver.card_values(rami_lead(hands, leader)) == dds_lead_values(hands, leader), seed
+
+
+def test_rami_states_of_real_hands_equal_dds() -> None:
+    """``tt.solve`` on rami hands at a trick start: every legal card's value is DDS's."""
+    for seed in range(12):
+        state = endgame("rami", seed, 6, mid_trick=False)
+        seat = state.current_player
+        hands = [ANGLO_52.mask_of(state.hand(s)) for s in range(4)]
+        solution = solve(state)
+        dds = dds_lead_values(hands, seat)
+        assert {a.mask: v for a, v in solution.values.items()} == dds
+        assert solution.units == "tricks"
+
+
+@pytest.mark.slow
+def test_rami_opening_leads_equal_dds_on_1000_full_deals() -> None:
+    """The issue's check: 1,000 seeded full deals, every card at the opening lead."""
+    solver = TrickSolver()
+    for seed in range(1000):
+        hands = deal_from_seed(seed, 0, ANGLO_52, [13] * 4)
+        leader = seed % 4
+        solver.new_search()
+        assert solver.card_values(rami_lead(hands, leader)) == dds_lead_values(hands, leader), seed
+
+
+# -- every contract against plain minimax ------------------------------------------------
+
+
+@pytest.mark.parametrize("contract", ["rami", "nolo", "sooli"])
+@pytest.mark.parametrize("mid_trick", [False, True])
+def test_values_equal_plain_minimax(contract: str, mid_trick: bool) -> None:
+    tricks_left = 4 if contract == "sooli" else 3
+    for seed in range(8):
+        state = endgame(contract, seed, tricks_left, mid_trick)
+        expected = minimax_values(state, tuppi_objective)
+        solution = solve(state)
+        assert solution.values == expected, (contract, seed, state.to_json())
+        assert solution.value == max(expected.values())
+
+
+def test_units_name_each_contract() -> None:
+    assert solve(endgame("nolo", 1, 3, False)).units == "opponents' tricks"
+    assert solve(endgame("sooli", 1, 3, False)).units == "sooli won"
+
+
+# -- the contract of tt.solve --------------------------------------------------------------
+
+
+def test_solve_leaves_the_state_unchanged() -> None:
+    state = endgame("rami", 3, 5, mid_trick=True)
+    before = state.to_json()
+    tt.solve(state)
+    assert state.to_json() == before
+    state.apply(state.legal_actions()[0])  # still playable
+
+
+def test_values_follow_legal_actions_and_best_reaches_the_value() -> None:
+    state = endgame("nolo", 4, 5, mid_trick=True)
+    solution = tt.solve(state)
+    assert list(solution.values) == state.legal_actions()
+    assert solution.mover == state.current_player
+    assert solution.best() and all(solution.values[a] == solution.value for a in solution.best())
+
+
+def test_solve_refuses_a_hand_outside_its_play() -> None:
+    state = tt.new_game("tuppi").new_match(seed=1)
+    with pytest.raises(SolveError, match="play phase"):
+        tt.solve(state)
+    assert isinstance(SolveError("x"), ValueError)
