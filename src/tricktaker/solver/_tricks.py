@@ -27,10 +27,13 @@ What makes it fast (each is standard in double-dummy solvers):
   tricks, so searches at every target reuse it.
 - **Equivalent cards.**  Two cards of one hand with no live card between them
   win exactly the same tricks; only one is searched.
-- **Move ordering.**  Winners and the cheapest card that wins first; low cards
-  when partner already wins; discards from the longest suit.
+- **Move ordering.**  Winners and the cheapest card that wins first (second
+  hand low unless it holds the top card); low cards when partner already
+  wins; discards low from long suits, sparing suits whose top card it holds.
 - **Quick tricks.**  A leader whose side holds the top cards of suits counts
-  the sure tricks before searching.
+  the sure tricks before searching: its own top cards, or, with a small card
+  to a partner's top card, the partner's top cards plus the leader's where
+  the partner can follow to them all.
 """
 
 from __future__ import annotations
@@ -41,7 +44,9 @@ from numba import njit
 SUIT_BITS = 16
 BUCKET_BITS = 16
 WAYS = 16
-"""Entries per bucket: positions with the same suit lengths share a bucket."""
+"""Entries per bucket.  An entry pinning every suit's top card goes to the bucket of its suit
+lengths, leader and those cards' holders; any other to the bucket of the lengths and leader
+alone.  A lookup scans both."""
 TT_ROWS = (1 << BUCKET_BITS) * WAYS
 LENKEY, PAT1, PAT2, LOWER, UPPER, GEN, MOVE = range(7)
 """Columns of a table row: suit lengths, the two pattern words (with the leader), bounds,
@@ -211,8 +216,9 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     """Fill ``moves`` with the legal cards worth searching, best first; return how many.
 
     One card stands for each run of equivalent cards (no live card between
-    them).  ``scores`` is scratch space of the same size.  The order is a guess at the best move, which is what makes the
-    null-window searches cut early.
+    them).  ``scores`` is scratch space of the same size.  The order is a
+    guess at the best move, which is what makes the null-window searches cut
+    early.
     """
     seat = order[leader, pos]
     hand = hands[seat]
@@ -260,10 +266,10 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
                             partner_top = True
                     sc = 80 - rank if partner_top else 40 - rank + 2 * length
             elif s != lead_suit:
-                sc = 30 - rank + 2 * length  # a discard: low, from a long suit
+                sc = 30 - rank + 2 * length - (20 if hand & top else 0)  # a discard
             elif partner_wins:
                 sc = 50 - rank if b < best else 10 - rank
-            elif b > best:
+            elif b > best and (pos == tsize - 1 or b == top or pos > 1):
                 sc = 100 - rank  # the cheapest card that wins
             else:
                 sc = 50 - rank
@@ -302,14 +308,14 @@ def _runs(live: int, own: int) -> tuple[int, int, int]:
 
 # Fields of one frame of the explicit search stack (one frame per card played).
 (F_LEADER, F_POS, F_LEAD_SUIT, F_BEST, F_BEST_SEAT, F_TABLE, F_WON, F_HAND, F_NM, F_J, F_RESULT,
- F_RELEVANT, F_BASE, F_LENGTHS, F_PA, F_PB, F_PC, F_PD, F_NEXT_SUIT, F_NEXT_BEST) = range(20)
+ F_RELEVANT, F_BASE, F_LENGTHS, F_PA, F_PB, F_PC, F_PD, F_NEXT_SUIT, F_NEXT_BEST, F_BASE2) = range(21)
 MAX_DEPTH = 64
 
 
 @njit(cache=True)
-def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, tsize: int,
-           side: np.ndarray, maxside: int, counted: int, target: int, tt: np.ndarray,
-           gen: int) -> int:
+def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndarray,
+           order: np.ndarray, tsize: int, side: np.ndarray, maxside: int, counted: int,
+           target: int, tt: np.ndarray, gen: int) -> int:
     """Open frame ``d``: answer at once (0 fails, 1 makes), or list its moves (-1)."""
     leader = f[d, F_LEADER]
     pos = f[d, F_POS]
@@ -323,10 +329,13 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
         if won + rem < target:
             return 0
         lengths, pa, pb, pc, pd = _patterns(hands)
-        base = _bucket(lengths, leader, (pa & 3) | (pb & 3) << 2 | (pc & 3) << 4 | (pd & 3) << 6)
+        # entries pinning every suit's top card live in a bucket keyed by those cards' holders
+        # too; the others in the bucket of the lengths alone
+        base = _bucket(lengths, leader, (pa & 3) | (pb & 3) << 2 | (pc & 3) << 4 | (pd & 3) << 6 | 256)
+        base2 = _bucket(lengths, leader, 0)
         hint = 0
-        for w in range(WAYS):
-            row = base + w
+        for w in range(2 * WAYS):
+            row = base + w if w < WAYS else base2 + w - WAYS
             if tt[row, GEN] != gen or tt[row, LENKEY] != lengths:
                 continue
             c1 = tt[row, PAT1]
@@ -352,14 +361,23 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                 p = order[leader, i]
                 if side[p] != lside:
                     continue
-                # a small card to a partner's top card, then the partner cashes its own
+                # the leader cashes its top cards where the partner can follow to them all,
+                # leads a small card to a partner's top card, and the partner cashes its own
                 qp, runp, tops = _runs(live, hands[p])
+                entry = False
+                for s in range(4):
+                    if tops >> s & 1 and hands[leader] & _suit_mask(s):
+                        entry = True
+                if not entry:
+                    continue
+                for s in range(4):
+                    r_s = run & _suit_mask(s)
+                    if r_s and _popcount(hands[p] & _suit_mask(s)) >= _popcount(r_s):
+                        qp += _popcount(r_s)
+                        runp |= r_s
                 if qp > q:
-                    for s in range(4):
-                        if tops >> s & 1 and hands[leader] & _suit_mask(s):
-                            q = qp
-                            run = runp
-                            break
+                    q = qp
+                    run = runp
             if lside == counted and won + q >= target:
                 f[d, F_RELEVANT] = run
                 return 1
@@ -367,6 +385,7 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                 f[d, F_RELEVANT] = run
                 return 0
         f[d, F_BASE] = base
+        f[d, F_BASE2] = base2
         f[d, F_LENGTHS] = lengths
         f[d, F_PA] = pa
         f[d, F_PB] = pb
@@ -449,10 +468,12 @@ def _close(f: np.ndarray, mv: np.ndarray, d: int, hands: np.ndarray, target: int
     c2 = 0
     for s in range(4):
         r_s = relevant & _suit_mask(s)
-        k = 1 if live & _suit_mask(s) else 0  # the bucket pins the top card's holder
+        k = 0
         if r_s:
             low = r_s & -r_s
             k = _popcount(live & _suit_mask(s) & ~(low - 1))
+        elif live & _suit_mask(s):
+            base = f[d, F_BASE2]
         code = _code(f[d, F_PA + s], k)
         if s < 2:
             c1 |= code << (32 * s)
@@ -482,7 +503,7 @@ def search(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     restored before returning.
     """
     gen = stats[GENERATION]
-    f = np.zeros((MAX_DEPTH, 20), dtype=np.int64)
+    f = np.zeros((MAX_DEPTH, 21), dtype=np.int64)
     mv = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
     sc = np.zeros(13, dtype=np.int64)
     f[0, F_LEADER] = leader
