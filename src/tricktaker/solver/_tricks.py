@@ -19,21 +19,29 @@ What makes it fast (each is standard in double-dummy solvers):
   the first move that answers it.
 - **Transposition table with partition search** at trick boundaries.  A
   search returns, with its answer, the cards whose *rank* decided it (the
-  winner of each trick won by rank, and the card it beat).  The entry stored
-  for a position then only pins, in each suit, who holds the cards from the
-  top down to the lowest such card; below that, only how many cards each hand
-  holds matters.  Many positions that differ in their low cards share one
-  entry.  An entry keeps a lower and an upper bound on the counted side's
-  tricks, so searches at every target reuse it.
+  winner of each trick won by rank, with the cards below it in its hand that
+  no live card separates from it).  The entry stored for a position then
+  only pins, in each suit, who holds the cards from the top down to the
+  lowest such card; below that, only how many cards each hand holds matters.
+  Many positions that differ in their low cards share one entry.  An entry
+  keeps a lower and an upper bound on the counted side's tricks, so searches
+  at every target reuse it.
 - **Equivalent cards.**  Two cards of one hand with no live card between them
-  win exactly the same tricks; only one is searched.
-- **Move ordering.**  Winners and the cheapest card that wins first (second
-  hand low unless it holds the top card); low cards when partner already
-  wins; discards low from long suits, sparing suits whose top card it holds.
+  win exactly the same tricks; only one is searched.  Likewise, once a card
+  has failed, the hand's other cards of its suit below every card that
+  decided the searches so far would fail alike, and are skipped.
+- **Move ordering.**  At a lead, the card a matching table entry names goes
+  first, then the lead that last cut at the same depth.  Otherwise winners
+  and the cheapest card that wins first (second hand low unless it holds the
+  top card); low cards when partner already wins; discards low from long
+  suits, sparing suits whose top card it holds.
 - **Quick tricks.**  A leader whose side holds the top cards of suits counts
   the sure tricks before searching: its own top cards, or, with a small card
   to a partner's top card, the partner's top cards plus the leader's where
   the partner can follow to them all.
+- **Later tricks.**  A side on lead that needs every trick left can keep the
+  lead only in suits whose top card it holds, each at most as often as its
+  longest hand there; if those add up to fewer tricks, it fails.
 """
 
 from __future__ import annotations
@@ -308,20 +316,24 @@ def _runs(live: int, own: int) -> tuple[int, int, int]:
 
 # Fields of one frame of the explicit search stack (one frame per card played).
 (F_LEADER, F_POS, F_LEAD_SUIT, F_BEST, F_BEST_SEAT, F_TABLE, F_WON, F_HAND, F_NM, F_J, F_RESULT,
- F_RELEVANT, F_BASE, F_LENGTHS, F_PA, F_PB, F_PC, F_PD, F_NEXT_SUIT, F_NEXT_BEST, F_BASE2) = range(21)
+ F_RELEVANT, F_BASE, F_LENGTHS, F_PA, F_PB, F_PC, F_PD, F_NEXT_SUIT, F_NEXT_BEST, F_BASE2, F_SKIP) = range(22)
 MAX_DEPTH = 64
 
 
 @njit(cache=True)
 def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndarray,
            order: np.ndarray, tsize: int, side: np.ndarray, maxside: int, counted: int,
-           target: int, tt: np.ndarray, gen: int) -> int:
-    """Open frame ``d``: answer at once (0 fails, 1 makes), or list its moves (-1)."""
+           target: int, tt: np.ndarray, gen: int, killers: np.ndarray) -> int:
+    """Open frame ``d``: answer at once (0 fails, 1 makes), or list its moves (-1).
+
+    ``killers[d]`` is the last card that cut at depth ``d``, tried early.
+    """
     leader = f[d, F_LEADER]
     pos = f[d, F_POS]
     won = f[d, F_WON]
     f[d, F_BASE] = -1
     f[d, F_RELEVANT] = 0
+    f[d, F_SKIP] = 0
     if pos == 0:
         rem = _popcount(hands[leader])
         if won >= target:
@@ -384,6 +396,37 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
             if lside != counted and won + rem - q < target:
                 f[d, F_RELEVANT] = run
                 return 0
+            # later tricks: a side on lead that needs every trick left keeps the lead only by
+            # leading suits whose top card it holds, each at most as often as its longest hand there
+            need_all = target - won == rem if lside == counted else target - won == 1
+            if need_all and lside != counted:
+                for i in range(1, tsize):
+                    if side[order[leader, i]] != lside and side[order[leader, i]] != counted:
+                        need_all = False  # a third side may take the trick the counted side needs
+            if need_all:
+                lsum = 0
+                pin = 0
+                for s in range(4):
+                    sm = _suit_mask(s)
+                    m = live & sm
+                    if not m:
+                        continue
+                    t = _top(m)
+                    mx = 0
+                    ours = False
+                    for i in range(tsize):
+                        p = order[leader, i]
+                        if side[p] == lside:
+                            mx = max(mx, _popcount(hands[p] & sm))
+                            if hands[p] & t:
+                                ours = True
+                    if ours:
+                        lsum += mx
+                    elif mx:
+                        pin |= t  # an opponent's top card, in a suit the leader's side holds
+                if lsum < rem:
+                    f[d, F_RELEVANT] = pin
+                    return 0 if lside == counted else 1
         f[d, F_BASE] = base
         f[d, F_BASE2] = base2
         f[d, F_LENGTHS] = lengths
@@ -395,15 +438,18 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
     f[d, F_HAND] = hands[seat]
     f[d, F_NM] = moves_of(hands, order, tsize, side, leader, pos, f[d, F_LEAD_SUIT], f[d, F_BEST],
                           f[d, F_BEST_SEAT], f[d, F_TABLE], mv[d], sc)
-    if pos == 0 and hint:
-        # the card that decided a matching position before goes first
+    if pos == 0:
+        # the lead that last cut at this depth goes first, and before it the card that decided
+        # a matching position
         nm = f[d, F_NM]
-        for j in range(1, nm):
-            if mv[d, j] == hint:
-                for i in range(j, 0, -1):
-                    mv[d, i] = mv[d, i - 1]
-                mv[d, 0] = hint
-                break
+        for first in (killers[d], hint):
+            if first:
+                for j in range(1, nm):
+                    if mv[d, j] == first:
+                        for i in range(j, 0, -1):
+                            mv[d, i] = mv[d, i - 1]
+                        mv[d, 0] = first
+                        break
     f[d, F_J] = 0
     f[d, F_RESULT] = 0 if side[seat] == maxside else 1
     return -1
@@ -503,9 +549,10 @@ def search(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     restored before returning.
     """
     gen = stats[GENERATION]
-    f = np.zeros((MAX_DEPTH, 21), dtype=np.int64)
+    f = np.zeros((MAX_DEPTH, 22), dtype=np.int64)
     mv = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
     sc = np.zeros(13, dtype=np.int64)
+    killers = np.zeros(MAX_DEPTH, dtype=np.int64)
     f[0, F_LEADER] = leader
     f[0, F_POS] = pos
     f[0, F_LEAD_SUIT] = lead_suit
@@ -520,7 +567,8 @@ def search(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     while True:
         if entering:
             stats[NODES] += 1
-            answer = _enter(f, mv, sc, d, hands, order, tsize, side, maxside, counted, target, tt, gen)
+            answer = _enter(f, mv, sc, d, hands, order, tsize, side, maxside, counted, target, tt, gen,
+                            killers)
             if answer < 0:
                 _push(f, mv, d, hands, order, tsize, side, counted)
                 d += 1
@@ -531,19 +579,42 @@ def search(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
             seat = order[f[d, F_LEADER], f[d, F_POS]]
             hands[seat] = f[d, F_HAND]
             if f[d, F_POS] == tsize - 1:
-                # the winner decided the trick by rank if it beat a card of its suit
+                # the winner decided the trick by rank if it beat a card of its suit: pin it and
+                # the cards below it in its hand that no live card separates from it
                 b = mv[d, f[d, F_J]]
                 nbest = f[d, F_NEXT_BEST]
-                others = (f[d, F_TABLE] | b) & _suit_mask(f[d, F_NEXT_SUIT]) & ~nbest
-                if others:
-                    relevant |= nbest | _top(others)
+                sm = _suit_mask(f[d, F_NEXT_SUIT])
+                if (f[d, F_TABLE] | b) & sm & ~nbest:
+                    wh = hands[seat if nbest == b else f[d, F_BEST_SEAT]]
+                    below = (hands[0] | hands[1] | hands[2] | hands[3] | f[d, F_TABLE] | b) & sm & (nbest - 1)
+                    run = nbest
+                    while below:
+                        t = _top(below)
+                        if not wh & t:
+                            break
+                        run |= t
+                        below ^= t
+                    relevant |= run
             is_max = side[seat] == maxside
             if (answer == 1) == is_max:
+                killers[d] = mv[d, f[d, F_J]]
                 f[d, F_RESULT] = answer
                 f[d, F_RELEVANT] = relevant
             else:
-                f[d, F_RELEVANT] |= relevant
-                f[d, F_J] += 1
+                acc = f[d, F_RELEVANT] | relevant
+                f[d, F_RELEVANT] = acc
+                # the failed card was below every relevant card of its suit: so are the hand's
+                # other cards below them, and they fail alike
+                b = mv[d, f[d, F_J]]
+                sm = _suit_mask(_suit_of(b))
+                r_s = acc & sm
+                low = r_s & -r_s if r_s else sm
+                if b < low:
+                    f[d, F_SKIP] |= (low - 1) & sm
+                j = f[d, F_J] + 1
+                while j < f[d, F_NM] and mv[d, j] & f[d, F_SKIP]:
+                    j += 1
+                f[d, F_J] = j
                 if f[d, F_J] < f[d, F_NM]:
                     _push(f, mv, d, hands, order, tsize, side, counted)
                     d += 1
