@@ -18,9 +18,12 @@ random bidders mostly end in sooli, which stops at the soloist's first trick,
 so two rows follow: the tournament preset (no sooli; early end) and every hand
 played to its 13th trick (``sooli=False, early_end=False``: 4 bids and 52
 cards, the shape of a bridge deal).  The ratio of each row to bridge is
-printed; the headline is club rules, as in ``bench/playouts.py``.
+printed; the headline is club rules, as in ``bench/playouts.py``.  With
+``--engine`` a last row plays the 13-trick hands on the bare engine
+(``state.legal_actions()`` and ``state.apply``, no observation): the ceiling of
+the environment rows.
 
-Run:  pip install -e ".[envs]"  &&  python bench/envs.py [--seconds 2] [--rounds 5]
+Run:  pip install -e ".[envs]"  &&  python bench/envs.py [--seconds 2] [--rounds 5] [--engine]
 """
 
 from __future__ import annotations
@@ -53,6 +56,26 @@ def pettingzoo_runner(**options: object) -> Runner:
                 e.step(choice(obs["action_mask"].nonzero()[0]))
                 steps += 1
             e.reset()
+        return steps
+
+    return run
+
+
+def engine_runner(**options: object) -> Runner:
+    """The reference below every env row: whole hands on the bare engine, random legal actions,
+    no observation (what the environment adds is the difference)."""
+    import tricktaker as tt
+
+    game = tt.new_game("tuppi", **options)  # type: ignore[arg-type]
+
+    def run(n: int, rng: random.Random) -> int:
+        steps = 0
+        choice = rng.choice
+        for _ in range(n):
+            state = game.new_hand(seed=rng.getrandbits(48), dealer=rng.randrange(4))
+            while state.current_player is not None:
+                state.apply(choice(state.legal_actions()))
+                steps += 1
         return steps
 
     return run
@@ -113,6 +136,7 @@ def measure(rows: dict[str, Runner], seconds: float, rounds: int) -> dict[str, t
 
 
 BRIDGE = "OpenSpiel bridge, information_state_tensor"
+ENGINE = "tricktaker engine alone, 13 tricks (no env)"
 ROWS: list[tuple[str, dict[str, object]]] = [
     ("PettingZoo tuppi, club rules (default)", {}),
     ("PettingZoo tuppi, preset tournament", {"preset": "tournament"}),
@@ -124,6 +148,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one timed round")
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per row (median)")
+    parser.add_argument("--engine", action="store_true",
+                        help="add a row of 13-trick hands on the bare engine (no env, no observation)")
     args = parser.parse_args()
 
     reference = openspiel_runner()
@@ -134,6 +160,8 @@ def main() -> None:
         runners[BRIDGE] = reference
     for label, options in ROWS:
         runners[label] = pettingzoo_runner(**options)
+    if args.engine:
+        runners[ENGINE] = engine_runner(sooli=False, early_end=False)
     results = measure(runners, args.seconds, args.rounds)
 
     print(f"{'system':54} {'hands/s':>10} {'decisions/hand':>15} {'ratio':>7}")

@@ -22,6 +22,7 @@ np = pytest.importorskip("numpy")
 from test_contract import VARIANTS  # noqa: E402
 
 import tricktaker as tt  # noqa: E402
+from tricktaker.engine import TrickState  # noqa: E402
 from tricktaker.envs.encoding import EnvSpec, describe, spec_for  # noqa: E402
 from tricktaker.envs.session import (  # noqa: E402
     Session,
@@ -186,13 +187,80 @@ def test_the_fast_path_gives_what_reading_the_spectator_view_gives(variant: str)
         strict = Session(new_state(game, match, seed, seed % game.num_players), strict=True)
         rng = random.Random(seed)
         steps = 0
+        for seat in range(game.num_players):
+            assert np.array_equal(fast.tensor(seat), strict.tensor(seat)), (seat, steps)
         while fast.current_player is not None and steps < 250:
+            mask = fast.mask()  # before legal(): the mask may come from the state's cards directly
+            assert sorted(np.flatnonzero(mask)) == sorted(fast.legal()), steps
             index = rng.choice(fast.legal())
             fast.apply(index)
             strict.apply(index)
             steps += 1
             for seat in range(game.num_players):
                 assert np.array_equal(fast.tensor(seat), strict.tensor(seat)), (seat, steps)
+
+
+TUPPI_RULES = {
+    "club": {},
+    "tournament": {"preset": "tournament"},
+    "13-tricks": {"sooli": False, "early_end": False},
+    "keeps-points": {"reset_keeps_points": True, "target": 30},
+    "bid-cards": {"bid_cards": True, "target": 40},
+    "short-limit": {"preset": "tournament", "hand_limit": 16},
+}
+
+
+@pytest.mark.parametrize("rules", sorted(TUPPI_RULES))
+def test_tuppis_fast_paths_give_what_reading_everything_gives_over_whole_matches(rules: str) -> None:
+    """Tuppi never reads the spectator view outside strict mode: bids, answers, the discard and
+    the give, every card, and the start and the end of each hand are written directly.  Over
+    whole matches and single hands, action by action, every seat's tensor equals a session that
+    re-reads everything, and the mask made from the legal actions in parts is the legal list."""
+    game = tt.new_game("tuppi", **TUPPI_RULES[rules])
+    later_hands = 0
+    for seed in range(8):
+        match = seed % 2 == 0
+        if seed >= 6:  # a single hand with a score to start from
+            states = [game.new_hand(seed=seed, dealer=1, scores=(0, 8 * seed)) for _ in range(2)]
+        else:
+            states = [new_state(game, match, seed, seed % 4) for _ in range(2)]
+        assert isinstance(states[0], TrickState) and isinstance(states[1], TrickState)
+        fast, strict = Session(states[0]), Session(states[1], strict=True)
+        rng = random.Random(seed)
+        steps = 0
+        while True:
+            for seat in range(4):
+                assert np.array_equal(fast.tensor(seat), strict.tensor(seat)), (seed, seat, steps)
+            if fast.current_player is None or steps == 1500:
+                break
+            assert sorted(np.flatnonzero(fast.mask())) == sorted(fast.legal()), (seed, steps)
+            index = rng.choice(fast.legal())
+            fast.apply(index)
+            strict.apply(index)
+            steps += 1
+        later_hands += fast.state.hand_number
+    assert later_hands >= 3  # matches went past their first hand
+
+
+def test_a_restarted_session_is_a_new_one() -> None:
+    """The PettingZoo env reuses its session from episode to episode (``Session.restart``)."""
+    for name, options in [("tuppi", {}), ("tuppi", {"preset": "tournament"}), ("huutopussi", {})]:
+        game = tt.new_game(name, **options)
+        session = Session(new_state(game, False, 1, 0))
+        play(session, random.Random(1))
+        for seed in range(2, 6):
+            session.restart(new_state(game, seed % 2 == 0, seed, seed % game.num_players))
+            fresh = Session(new_state(game, seed % 2 == 0, seed, seed % game.num_players))
+            rng = random.Random(seed)
+            for _ in range(60):
+                for seat in range(game.num_players):
+                    assert np.array_equal(session.tensor(seat), fresh.tensor(seat))
+                assert np.array_equal(session.mask(), fresh.mask())
+                if session.current_player is None:
+                    break
+                index = rng.choice(fresh.legal())
+                session.apply(index)
+                fresh.apply(index)
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

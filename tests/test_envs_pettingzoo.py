@@ -160,3 +160,31 @@ def test_only_the_agent_to_act_gets_a_non_empty_mask() -> None:
     for agent in e.possible_agents:
         mask = e.observe(agent)["action_mask"]
         assert mask.any() == (agent == e.agent_selection)
+
+
+@pytest.mark.parametrize("variant", ["tuppi", "tuppi-tournament", "huutopussi"])
+def test_every_observation_is_the_tensor_and_mask_of_a_session_that_rereads_everything(variant: str) -> None:
+    """What ``last()`` gives at every step of several episodes (the env reuses its buffers from one
+    episode to the next) is the seat's tensor and mask from a strict session fed the same actions."""
+    from tricktaker.envs.session import Session, new_state
+
+    e = make(variant, episode="match", max_hands=3)
+    rng = random.Random(3)
+    for episode in range(3):
+        e.reset(seed=episode)
+        state = e.session.state
+        strict = Session(new_state(e.game, True, state.seed, state.dealer), strict=True)
+        for agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            seat = e._seat[agent]
+            assert np.array_equal(obs["observation"], strict.tensor(seat))
+            if terminated or truncated:
+                assert not obs["action_mask"].any()
+                e.step(None)
+                continue
+            expected = np.zeros(e.spec.num_actions, np.int8)
+            expected[strict.legal()] = 1
+            assert np.array_equal(obs["action_mask"], expected)
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            e.step(action)
+            strict.apply(action)

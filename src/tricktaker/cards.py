@@ -164,6 +164,12 @@ class Deck:
         self.masks: tuple[int, ...] = tuple(c.mask for c in self.cards)
         self.by_index: dict[int, Card] = {c.index: c for c in self.cards}
         self.mask = sum(c.mask for c in self.cards)
+        self.text_at: dict[int, str] = {c.mask: c.text for c in self.cards}
+        """Card bit -> the card's text (what observations write for every card)."""
+        self._order: dict[int, int] = {c.index: i for i, c in enumerate(self.cards)}
+        """Bit index -> position in display order (the sort key of :meth:`sorted`)."""
+        self._suit_cards = tuple(_SuitCards(self.by_index, SUIT_STRIDE * s) for s in range(4))
+        """Per suit index: its 16 bits of a mask -> the cards, high first (see :meth:`cards_of`)."""
         self._by_text: dict[str, Card] = {c.text.upper(): c for c in self.cards}
         if family is _ANGLO_CARDS and 10 in self.rank_values:
             for s in suits:
@@ -206,6 +212,9 @@ class Deck:
 
     def cards_of(self, mask: int) -> list[Card]:
         """The cards of a bitmask, high bit first (so high suit, high rank first)."""
+        if 0 <= mask < _ALL_SUITS:  # every card mask: a cached tuple per suit
+            t0, t1, t2, t3 = self._suit_cards
+            return [*t3[mask >> 48], *t2[mask >> 32 & 0xFFFF], *t1[mask >> 16 & 0xFFFF], *t0[mask & 0xFFFF]]
         by_index = self.by_index
         return [by_index[i] for i in iter_bits_desc(mask)]
 
@@ -221,8 +230,27 @@ class Deck:
 
     def sorted(self, cards: Iterable[Card]) -> list[Card]:
         """Cards in display order: suit order of the deck, then rank high to low."""
-        order = {c.index: i for i, c in enumerate(self.cards)}
+        order = self._order
         return sorted(cards, key=lambda c: order[c.index])
+
+
+_ALL_SUITS: Final = 1 << (4 * SUIT_STRIDE)
+
+
+class _SuitCards(dict[int, tuple[Card, ...]]):
+    """One suit's 16 bits of a card mask -> its cards, high first (filled as masks are met).
+
+    A bit that is no card of the deck raises ``KeyError``, as the lookup of its index would.
+    """
+
+    def __init__(self, by_index: dict[int, Card], base: int) -> None:
+        super().__init__()
+        self.by_index = by_index
+        self.base = base
+
+    def __missing__(self, sub: int) -> tuple[Card, ...]:
+        cards = self[sub] = tuple(self.by_index[self.base + i] for i in iter_bits_desc(sub))
+        return cards
 
 
 ANGLO_52: Final = Deck("anglo-52", ANGLO_SUITS, range(2, 15), _ANGLO_CARDS)

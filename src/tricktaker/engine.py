@@ -725,7 +725,8 @@ class TrickState(State):
 
     def _trick_json(self, trick: Trick) -> JSON:
         leader, cards, winner = trick
-        return {"leader": leader, "cards": [[s, self._card(b).text] for s, b in cards], "winner": winner}
+        text = self.game.deck.text_at
+        return {"leader": leader, "cards": [[s, text[b]] for s, b in cards], "winner": winner}
 
     def _summary(self, result: JSON) -> JSON:
         """A finished hand's public summary for the next hand's observations: its result
@@ -735,7 +736,8 @@ class TrickState(State):
 
     def _table_json(self) -> list[list[Any]]:
         """The trick on the table as ``[[seat, card text], ...]``."""
-        return [[s, self._card(b).text] for s, b in self._trick]
+        text = self.game.deck.text_at
+        return [[s, text[b]] for s, b in self._trick]
 
     def _played_by(self) -> list[int]:
         """The cards each seat has played in this hand, the table included."""

@@ -10,12 +10,15 @@ a seat is shown can only be what it may know:
   information.  They are kept in absolute seats (``Encoder.pub``) and copied
   into each seat's row rotated, so that "relative seat 1" is always the next
   player.  Reading the spectator view for every action is too slow for
-  self-play, so the common actions (playing a card, a Tuppi bid card laid face
-  down) take a *fast path* that makes the same change directly; every other
-  action, and every point where a fast path cannot know the public result
-  (a trick that ends with draws from a stock, a card played from a face-up
-  row, a lead under a lead rule, the end of a hand), reads the spectator view
-  again.  Tests check, action by action in every game, that the fast path
+  self-play, so the common actions (playing a card; Tuppi's bids, sooli
+  answers, discard and give) and, in Tuppi, the start and the end of a hand
+  take a *fast path* that makes the same change directly, from the action and
+  the state's public facts (one numpy assignment writes a played card into
+  every row); every other action, and every point where a fast path cannot
+  know the public result (a trick that ends with draws from a stock, a card
+  played from a face-up row, a lead under a lead rule, the end of a hand in
+  the other games), reads the spectator view again.  Tests check, action by
+  action in every game (and over whole Tuppi matches), that the fast path
   gives exactly what reading the spectator view gives (``strict=True``).
 - **Private blocks** hold the seat's own cards (``state.hand(seat)``, which is
   ``observation(seat)["hand"]``), the cards it gave or put away and the cards
@@ -43,7 +46,7 @@ import numpy.typing as npt
 
 import tricktaker as tt
 from tricktaker.cards import Card
-from tricktaker.engine import Action, Game, TrickState
+from tricktaker.engine import Action, CardActions, Game, TrickState
 
 from .families import FAMILIES, Family, HuutopussiFamily
 from .layout import GLOBAL, SEAT, SIDE, Block, Layout
@@ -51,6 +54,9 @@ from .layout import GLOBAL, SEAT, SIDE, Block, Layout
 __all__ = ["Block", "EnvSpec", "Encoder", "Layout", "describe", "spec_for"]
 
 FloatArray = npt.NDArray[np.float32]
+Int8Array = npt.NDArray[np.int8]
+
+
 class FloatView(Protocol):
     """A memoryview of float32 entries: setting one entry costs a fraction of a numpy call.
 
@@ -64,6 +70,9 @@ def float_view(array: FloatArray) -> FloatView:
     """A writable view of a flat float32 array's memory."""
     return cast(FloatView, array.data)
 
+
+_ndarray = np.ndarray
+_INT8 = np.dtype(np.int8)
 
 Marks = tuple[int, ...]
 """Flat indices into the buffer of every seat's tensor (one entry per viewer)."""
@@ -103,6 +112,7 @@ class EnvSpec:
         self._actions(game, family)
         self._layout(game, family)
         self._index_tables()
+        self._mask_tables()
 
     # -- actions
 
@@ -216,13 +226,89 @@ class EnvSpec:
         self.taken_marks = ([[marks("taken", side_of(a), c) for c in cards] for a in seats]
                             if "taken" in lay else None)
         trick = lay["trick"]
-        self.trick_rows = [(v * size + trick.offset, v * size + trick.offset + trick.size) for v in seats]
-        self.trick_zero = np.zeros(trick.size, np.float32).data
+        self.table_slice = slice(trick.offset, lay["leader"].offset + lay["leader"].size)
+        """The blocks of the trick on the table, cleared when it is complete (trick, leader)."""
+        if lay["leader"].offset != trick.offset + trick.size:
+            raise AssertionError("the leader block must follow the trick block")
         self.hand_at = [v * size + self.hand_offset for v in seats]
         self.sent_at = [v * size + lay["sent"].offset for v in seats]
         self.received_at = [v * size + lay["received"].offset for v in seats]
         self.seat_marks = [v * size + lay["seat"].offset + v for v in seats]
         """Where each seat's own-seat one-hot is set in the flat buffer."""
+        self.blank = np.zeros((n, size), np.float32)
+        """Every row at the start of a hand, before anything is read: its own-seat mark."""
+        self.blank.reshape(-1)[self.seat_marks] = 1.0
+        self.hands_at = np.array([self.hand_at[v] + c for v in seats for c in cards], np.intp)
+        """The hand blocks of every row, one after the other (the hands are written at once)."""
+        self.play_put = [[self._put(a, c, lead=False) for c in cards] for a in seats]
+        """play_put[actor][card]: (flat indices, values) of everything playing ``card`` to a
+        trick changes in every row: off the hand (and off the cards known to be in it), into
+        the played cards and onto the table; one numpy assignment instead of a dozen writes."""
+        self.lead_put = [[self._put(a, c, lead=True) for c in cards] for a in seats]
+        """The same when the card leads a trick (the leader is marked too)."""
+        self.fact_marks = {
+            b.name: [[marks(b.name, None if b.kind == GLOBAL else who, j) for j in range(b.width)]
+                     for who in range(b.size // b.width)] for b in lay.blocks if b.public}
+        """fact_marks[block][who][j]: :meth:`public_marks` as nested lists (``Encoder.fact``)."""
+        self.won_at = [np.array(m, np.intp) for m in self.won_marks]
+        self.taken_at = ([[np.array(m, np.intp) for m in row] for row in self.taken_marks]
+                         if self.taken_marks is not None else None)
+
+    def _put(self, actor: int, card: int, lead: bool) -> tuple[npt.NDArray[np.intp], FloatArray]:
+        zeros = [self.hand_at[actor] + card]
+        if self.shown_marks is not None:
+            zeros += self.shown_marks[actor][card]
+        ones = (self.lead_marks if lead else self.play_marks)[actor][card]
+        return (np.array(zeros + list(ones), np.intp),
+                np.array([0.0] * len(zeros) + [1.0] * len(ones), np.float32))
+
+    def _mask_tables(self) -> None:
+        """What :meth:`play_mask` needs (the play actions are indices 0..deck-1 in every game),
+        and ``Encoder.start_hand``."""
+        deck = self.game.deck
+        if len(deck.suits) != 4:
+            raise AssertionError("play_mask reads four suits")
+        low, high = min(deck.rank_values), max(deck.rank_values)
+        self._suit_shifts = tuple(16 * s.index + low for s in deck.suits)
+        """Where each suit's lowest rank sits in a card mask, suits in display order."""
+        self._rank_bits = (1 << (high - low + 1)) - 1
+        ranks = np.array([r - low for r in deck.rank_values])
+        patterns = np.arange(self._rank_bits + 1)[:, None] >> ranks & 1
+        self._rank_bytes: list[bytes] = [p.tobytes() for p in patterns.astype(np.int8)]
+        """A suit's cards (its bits from the lowest rank) -> a 0/1 byte per rank, display order
+        (a mask's entries for a kind of card action, a hand block's entries)."""
+        self._mask_tail = bytes(self.num_actions - len(self.cards))
+        self._card_base: dict[CardActions, tuple[bytes, bytes]] = {}
+        """A game's actions of one kind for each card -> the mask's zeros before and after them."""
+        self._mask_shape = (self.num_actions,)
+
+    def parts_mask(self, kind: CardActions, cards: int, others: Sequence[Action]) -> Int8Array:
+        """The action mask of the actions of ``kind`` for the mask ``cards`` and of ``others``
+        (the legal actions in parts, as a game may give them)."""
+        around = self._card_base.get(kind)
+        if around is None:
+            first = next(iter(kind.by_mask.values()))
+            base = self.action_index[f"{first.kind} {self.cards[0].text}"]
+            around = self._card_base[kind] = (bytes(base), bytes(self.num_actions - base - len(self.cards)))
+        head, tail = around
+        if not head and not others:
+            return self.play_mask(cards)
+        s0, s1, s2, s3 = self._suit_shifts
+        m, t = self._rank_bits, self._rank_bytes
+        marks = bytearray().join((head, t[cards >> s0 & m], t[cards >> s1 & m], t[cards >> s2 & m],
+                                  t[cards >> s3 & m], tail))
+        index = self.action_index
+        for action in others:
+            marks[index[action.text]] = 1
+        return _ndarray(self._mask_shape, _INT8, marks)
+
+    def play_mask(self, cards: int) -> Int8Array:
+        """The action mask whose legal actions are ``play`` of each card of the mask ``cards``:
+        a list lookup per suit instead of a dict lookup per legal action."""
+        s0, s1, s2, s3 = self._suit_shifts
+        m, t = self._rank_bits, self._rank_bytes
+        return _ndarray(self._mask_shape, _INT8, bytearray().join((
+            t[cards >> s0 & m], t[cards >> s1 & m], t[cards >> s2 & m], t[cards >> s3 & m], self._mask_tail)))
 
     def public_marks(self, block: str, who: int | None, j: int) -> Marks:
         """The flat indices of entry ``j`` of a public block for absolute seat or side ``who``
@@ -306,6 +392,10 @@ class Encoder:
         self.buf: FloatArray = np.zeros((spec.seats, spec.size), np.float32)
         self.flat: FloatArray = self.buf.reshape(-1)
         self.mv = float_view(self.flat)
+        self.rows: list[FloatArray] = list(self.buf)
+        """``buf[seat]`` as views made once (a row is copied at every reading)."""
+        self.table: FloatArray = self.buf[:, spec.table_slice]
+        """The trick and leader blocks of every row (a view: cleared at the end of a trick)."""
         self.pub: FloatArray = np.zeros(spec.public_size, np.float32)
         self.hands = [0] * spec.seats
         self.trick: list[tuple[int, int]] = []
@@ -322,6 +412,8 @@ class Encoder:
         new.buf = self.buf.copy()
         new.flat = new.buf.reshape(-1)
         new.mv = float_view(new.flat)
+        new.rows = list(new.buf)
+        new.table = new.buf[:, self.spec.table_slice]
         new.pub = self.pub.copy()
         new.hands = list(self.hands)
         new.trick = list(self.trick)
@@ -332,20 +424,20 @@ class Encoder:
     # -- whole-state reads
 
     def start_hand(self, state: TrickState) -> None:
-        """A new hand: clear every block, read every hand and the spectator view."""
+        """A new hand: clear every block, read every hand and the spectator view (or, for the
+        family's fast path, what a hand's start shows everyone)."""
         spec = self.spec
-        self.buf.fill(0.0)
-        index = spec.card_index
-        marks = list(spec.seat_marks)
-        for s in range(spec.seats):
-            mask = 0
-            base = spec.hand_at[s]
-            for card in state.hand(s):
-                mask |= card.mask
-                marks.append(base + index[card.mask])
-            self.hands[s] = mask
-        self.flat[marks] = 1.0
-        self.resync(state)
+        np.copyto(self.buf, spec.blank)
+        hands = self.hands
+        if self.strict:
+            hands[:] = [spec.game.deck.mask_of(state.hand(s)) for s in range(spec.seats)]
+        else:  # the masks of the cards state.hand(seat) lists (the strict session reads those)
+            hands[:] = state._hands[:spec.seats]
+        t, m, shifts = spec._rank_bytes, spec._rank_bits, spec._suit_shifts
+        self.flat[spec.hands_at] = np.frombuffer(b"".join([t[h >> s & m] for h in hands for s in shifts]),
+                                                 np.int8)
+        if self.strict or not spec.family.fast_hand_start(self, state):
+            self.resync(state)
 
     def resync(self, state: TrickState) -> None:
         """Rewrite every public block from the spectator view (the reference for the fast path)."""
@@ -425,15 +517,11 @@ class Encoder:
 
     # -- after an action
 
-    def set_public(self, where: Marks, value: float) -> None:
-        """Set one public fact in every viewer's row (``where`` from the spec's index tables)."""
-        mv = self.mv
-        for i in where:
-            mv[i] = value
-
     def fact(self, block: str, who: int | None, j: int, value: float = 1.0) -> None:
         """Set entry ``j`` of a public block for absolute seat or side ``who`` in every row."""
-        self.set_public(self.spec.public_marks(block, who, j), value)
+        mv = self.mv
+        for i in self.spec.fact_marks[block][who or 0][j]:
+            mv[i] = value
 
     def move_card(self, source: int, target: int | None, bit: int) -> None:
         """``source`` gave a card away by its own action: to ``target``'s hand, or put down.
@@ -455,7 +543,7 @@ class Encoder:
     def after(self, state: TrickState, actor: int, action: Action) -> None:
         """Bring every tensor up to date after ``actor`` applied ``action`` in this hand."""
         if action.kind == "play":
-            self._after_play(state, actor, action.mask)
+            self.after_play(state, actor, action.mask)
             return
         family = self.spec.family
         family.private_after(self, actor, action)
@@ -472,77 +560,74 @@ class Encoder:
             if self.strict or (nonplay and s == actor) or sizes[s] != self.hands[s].bit_count():
                 self._refresh_hand(state, s, record=nonplay)
 
-    def _after_play(self, state: TrickState, actor: int, bit: int) -> None:
-        """A card was played: the hot path of every playout, so it touches as little as it can.
-
-        Single entries go through a memoryview of the buffer (a numpy call per
-        entry would cost more than the rest of the step).
-        """
+    def after_play(self, state: TrickState, actor: int, bit: int) -> None:
+        """``actor`` played the card ``bit``: the hot path of every playout, so it touches as
+        little as it can (one numpy assignment per card, and a few more at the end of a trick)."""
         spec = self.spec
-        mv = self.mv
         c = spec.card_index[bit]
         hands = self.hands
-        from_hand = hands[actor] & bit
-        if from_hand:
-            hands[actor] ^= bit
-            mv[spec.hand_at[actor] + c] = 0.0
         trick = self.trick
-        lead = not trick
-        if self.strict or not from_hand or (lead and self.lead_rule):
-            self._sync(state, actor, nonplay=False)
+        if hands[actor] & bit and not self.strict and (trick or not self.lead_rule):
+            hands[actor] ^= bit
+            idx, values = (spec.play_put if trick else spec.lead_put)[actor][c]
+            self.flat[idx] = values
+            trick.append((actor, c))
+            if len(trick) == self.trick_size:
+                self._end_trick(state, trick)
             return
-        for i in (spec.lead_marks if lead else spec.play_marks)[actor][c]:
-            mv[i] = 1.0
-        if spec.shown_marks is not None:
-            for i in spec.shown_marks[actor][c]:
-                mv[i] = 0.0
-        trick.append((actor, c))
-        if len(trick) == self.trick_size:
-            self._end_trick(state, trick)
+        if hands[actor] & bit:
+            hands[actor] ^= bit
+            self.mv[spec.hand_at[actor] + c] = 0.0
+        self._sync(state, actor, nonplay=False)
 
     def _end_trick(self, state: TrickState, trick: list[tuple[int, int]]) -> None:
         """The trick is complete: its winner is the seat to act now (he leads or calls next)."""
         spec = self.spec
         winner = state.current_player
+        if winner is None and not spec.stock:  # the hand is over
+            winner = spec.family.fast_hand_end(self, state)
         if winner is None or spec.stock:
             self._sync(state, trick[-1][0], nonplay=False)
             return
-        mv = self.mv
+        flat = self.flat
         won = self.won
         who = spec.game.side_of(winner) if spec.won_per_side else winner
         won[who] += 1
-        value = won[who] / spec.trick_scale
-        for i in spec.won_marks[winner]:
-            mv[i] = value
-        if spec.taken_marks is not None:
-            taken = spec.taken_marks[winner]
+        flat[spec.won_at[winner]] = won[who] / spec.trick_scale
+        if spec.taken_at is not None:
+            taken = spec.taken_at[winner]
             for _, card in trick:
-                for i in taken[card]:
-                    mv[i] = 1.0
-        for i in spec.leader_marks[trick[0][0]]:
-            mv[i] = 0.0
-        zero = spec.trick_zero
-        for start, stop in spec.trick_rows:
-            mv[start:stop] = zero
+                flat[taken[card]] = 1.0
+        self.table.fill(0.0)
         self.trick = []
 
     # -- reading
 
     def tensor(self, state: TrickState, seat: int, out: FloatArray | None = None) -> FloatArray:
         """A copy of ``seat``'s tensor with the volatile blocks (phase, turn) filled in."""
-        spec = self.spec
         if out is None:
-            out = self.buf[seat].copy()
-        else:
-            out[:] = self.buf[seat]
-        try:
-            out[spec.phase_at[state.phase]] = 1.0
-        except KeyError:
-            raise RuntimeError(f"phase {state.phase!r} is not in the {spec.name} encoding") from None
+            return self.row(seat, state.phase, state.current_player)
+        out[:] = self.rows[seat]
+        out[self._phase_at(state.phase)] = 1.0
         turn = state.current_player
         if turn is not None:
-            out[spec.turn_at[seat][turn]] = 1.0
+            out[self.spec.turn_at[seat][turn]] = 1.0
         return out
+
+    def row(self, seat: int, phase: str, turn: int | None) -> FloatArray:
+        """A new copy of ``seat``'s tensor, in ``phase`` with ``turn`` to act (``tensor`` reads them)."""
+        out = self.rows[seat].copy()
+        at = self.spec.phase_at.get(phase)
+        out[self._phase_at(phase) if at is None else at] = 1.0
+        if turn is not None:
+            out[self.spec.turn_at[seat][turn]] = 1.0
+        return out
+
+    def _phase_at(self, phase: str) -> int:
+        at = self.spec.phase_at.get(phase)
+        if at is None:
+            raise RuntimeError(f"phase {phase!r} is not in the {self.spec.name} encoding")
+        return at
 
     def set_picking(self, seat: int, cards: Sequence[int]) -> None:
         block = self.spec.layout["picking"]

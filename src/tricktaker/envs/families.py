@@ -3,18 +3,22 @@
 Each family says which actions its game has (the fixed action table), which
 public blocks it adds and how to fill them from ``state.observation(None)``.
 :class:`TuppiFamily` also takes fast paths for its non-play actions (bids,
-sooli answers, the discard and the give): they write what the spectator view
-would show, from the action and the state's public properties (contract,
-declarer, soloist), and the cards only to the seats that see them.  Nothing
-here reads another seat's hand.
+sooli answers, the discard and the give) and for the start and the end of a
+hand: they write what the spectator view would show, from the action and the
+state's public facts (dealer, scores, totals, the previous hand's points,
+contract, declarer, soloist, the bids once shown, the last trick's winner),
+and the cards only to the seats that see them; and it gives the env the legal
+actions in parts (one kind of card action for a mask of cards, and the
+others), so the action mask is made without listing them.  Nothing here reads
+another seat's hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tricktaker.engine import Action, Game, TrickState
+from tricktaker.engine import Action, CardActions, Game, TrickState
 from tricktaker.games.tuppi import TuppiState
 
 from .layout import GLOBAL, SEAT, SIDE, Layout
@@ -25,6 +29,8 @@ if TYPE_CHECKING:
 __all__ = ["FAMILIES", "Family", "HuutopussiFamily", "MarriageFamily", "TuppiFamily", "TuteFamily"]
 
 JSON = dict[str, Any]
+LegalParts = tuple[CardActions, int, tuple[Action, ...]]
+"""Legal actions in parts: the actions of one kind for a mask of cards, then the others."""
 
 
 class Family:
@@ -79,6 +85,27 @@ class Family:
 
     def private_after(self, enc: Encoder, actor: int, action: Action) -> None:
         """Note what the actor alone knows about its own action."""
+
+    def legal_parts(self, state: TrickState) -> Callable[[], LegalParts] | None:
+        """A function of the state giving its legal actions in parts: the actions of one kind
+        for a mask of cards, and the others (the action mask is made without listing them);
+        or None (the mask is made from ``legal_actions``)."""
+        return None
+
+    def fast_hand_start(self, enc: Encoder, state: TrickState) -> bool:
+        """A hand starts (every block is zero, the hands are read): write what its start shows
+        everyone and the encoder's notes of the spectator view; False to read the view instead."""
+        return False
+
+    def fast_hand_end(self, enc: Encoder, state: TrickState) -> int | None:
+        """The last card of the hand was played: write what the hand's end shows everyone
+        besides the trick itself (scores, results) and return the trick's winner; None to read
+        the spectator view instead."""
+        return None
+
+
+def _clip(value: float) -> float:
+    return max(-1.0, min(1.0, value))
 
 
 def _suits(game: Game) -> list[str]:
@@ -186,13 +213,11 @@ class TuppiFamily(Family):
     def _show_bids(enc: Encoder, state: TuppiState) -> None:
         """After the fourth bid: the bids are shown in order up to the first rami (its bidder
         declares); with no rami all four are shown and the hand is nolo."""
-        bids = state.history[-4:]
         first = (state.dealer + 1) % 4
         declarer = state.declarer
         shown = 4 if declarer is None else (declarer - first) % 4 + 1
         card_index = enc.spec.card_index
-        for k, bid in enumerate(bids[:shown]):
-            seat = (first + k) % 4
+        for seat, bid in state._bids[:shown]:  # (seat, bid) in bidding order, from the dealer's left
             enc.fact("bids", seat, 1)
             if bid.card is not None:
                 enc.fact("bids", seat, 4 + card_index[bid.card.mask])
@@ -203,15 +228,66 @@ class TuppiFamily(Family):
             enc.fact("declarer", declarer, 0)
         enc.trick_size = 4
 
+    def legal_parts(self, state: TrickState) -> Callable[[], LegalParts] | None:
+        assert isinstance(state, TuppiState)
+        return state._legal_parts
+
+    def fast_hand_start(self, enc: Encoder, state: TrickState) -> bool:
+        """A hand's start shows the dealer, the scores and nousussa, the previous hand's points,
+        and with a hand limit the totals and the hands played; nothing else is public yet."""
+        assert isinstance(state, TuppiState)
+        spec = enc.spec
+        fact = enc.fact
+        fact("dealer", state.dealer, 0)
+        if state.hand_number or any(state.scores):  # else every one of them is zero
+            self._write_scores(enc, state)
+        if "hand_limit" in spec.layout and state.hand_number:
+            fact("hand_limit", None, 0, _clip(state.hand_number / state.game.options["hand_limit"]))
+        enc.trick = []
+        enc.won = [0] * spec.seats
+        enc.sizes = [h.bit_count() for h in enc.hands]
+        enc.lead_rule = False
+        enc.trick_size = 4
+        return True
+
+    @staticmethod
+    def _write_scores(enc: Encoder, state: TuppiState) -> None:
+        """Scores, nousussa, the previous hand's points and the totals (with a hand limit), as the
+        spectator view has them."""
+        spec = enc.spec
+        fact = enc.fact
+        scale = spec.score_scale
+        scores = state.scores
+        nousussa = state.nousussa
+        points = state.hand_points or (0, 0)
+        for side in (0, 1):
+            fact("scores", side, 0, _clip(scores[side] / scale))
+            fact("nousussa", side, 0, 1.0 if side == nousussa else 0.0)
+            fact("previous_points", side, 0, _clip(points[side] / spec.points_scale))
+        if "totals" in spec.layout:
+            totals = state.totals
+            for side in (0, 1):
+                fact("totals", side, 0, _clip(totals[side] / scale))
+
+    def fast_hand_end(self, enc: Encoder, state: TrickState) -> int | None:
+        """The end of a hand shows the last trick's winner (its trick joins the public list of
+        tricks), the new scores and the hand's points (as the previous hand), nousussa and,
+        with a hand limit, the totals; the hand number stays until the next hand starts."""
+        assert isinstance(state, TuppiState)
+        if not state._tricks or state.hand_points is None:
+            return None
+        self._write_scores(enc, state)
+        return state._tricks[-1][2]
+
     def private_after(self, enc: Encoder, actor: int, action: Action) -> None:
         if action.kind != "bid":
             return
-        block = enc.spec.layout["my_bid"]
-        row = enc.buf[actor]
+        spec = enc.spec
+        at = actor * spec.size + spec.layout["my_bid"].offset  # the actor's own row only
         if action.card is not None:
-            row[block.offset + 2 + enc.spec.card_index[action.card.mask]] = 1.0
+            enc.mv[at + 2 + spec.card_index[action.card.mask]] = 1.0
         else:
-            row[block.offset + (0 if action.args[0] == "rami" else 1)] = 1.0
+            enc.mv[at + (0 if action.args[0] == "rami" else 1)] = 1.0
 
 
 class TuteFamily(Family):

@@ -24,6 +24,7 @@ first; ``None`` only for finished agents; illegal actions raise
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -118,7 +119,11 @@ class TricktakerEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is u
         n = self.game.num_players
         dealer = self.fixed_dealer if self.fixed_dealer is not None else self._rng.randrange(n)
         state = new_state(self.game, self.episode == "match", self._rng.getrandbits(48), dealer)
-        self.session = session = Session(state, spec=self.spec)
+        session = self.session
+        if session is None:
+            self.session = session = Session(state, spec=self.spec)
+        else:
+            session.restart(state)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -127,7 +132,7 @@ class TricktakerEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is u
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._rewarded = False
         self._over = False
-        self._skip_agent_selection = None
+        self._skip_agent_selection: str | None = None
         self.agent_selection = self._to_act(session)
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -135,20 +140,41 @@ class TricktakerEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is u
         if session is None:
             raise RuntimeError("call reset() before observe()")
         seat = self._seat[agent]
-        if seat == session.state.current_player and not self._over:
-            mask = session.mask()
-        else:
-            mask = self._zero_mask.copy()
-        return {"observation": session.encoder.tensor(session.state, seat), "action_mask": mask}
+        turn = session.turn
+        mask = session.mask() if seat == turn and not self._over else self._zero_mask.copy()
+        return {"observation": session.encoder.row(seat, session.state.phase, turn), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As ``AECEnv.last``: the observation of the agent to act (made fresh), its cumulative
+        reward, terminated, truncated, info.  (``observe`` written out: this runs every step.)"""
+        agent = self.agent_selection
+        obs = None
+        if observe:
+            session = self.session
+            if session is None:
+                raise RuntimeError("call reset() before observe()")
+            seat = self._seat[agent]
+            turn = session.turn
+            mask = session.mask() if seat == turn and not self._over else self._zero_mask.copy()
+            obs = {"observation": session.encoder.row(seat, session.state.phase, turn), "action_mask": mask}
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """As ``AECEnv.agent_iter``: the agent to act, until every agent is done (or ``max_iter``
+        steps); a generator, which costs less per step than PettingZoo's iterator object."""
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
 
     def step(self, action: Any) -> None:
         session = self.session
         if session is None:
             raise RuntimeError("call reset() before step()")
-        agent = self.agent_selection
         if self._over:
             self._was_dead_step(action)
             return
+        agent = self.agent_selection
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for finished agents")
         self._cumulative_rewards[agent] = 0.0
@@ -160,7 +186,9 @@ class TricktakerEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is u
             self._end_of_hand(session)
             if self._over:
                 return
-        self.agent_selection = self._to_act(session)
+        seat = session.turn
+        assert seat is not None, "the game is over"
+        self.agent_selection = self.possible_agents[seat]
         if self.render_mode == "human":
             self.render()
 
@@ -189,8 +217,28 @@ class TricktakerEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is u
             self.render()
 
     def _was_dead_step(self, action: Any) -> None:
-        self._rewarded = False  # the base class clears the rewards of the finishing step
-        super()._was_dead_step(action)
+        """``AECEnv._was_dead_step`` for this environment, where every agent finishes at once:
+        the agent leaves, the next finished agent is the first one left, and when none is left
+        the selection goes back to the first that left (as PettingZoo's own, which looks through
+        every agent at every step)."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        assert self.terminations[agent] or self.truncations[agent], "only finished agents leave"
+        del self.terminations[agent], self.truncations[agent], self.rewards[agent]
+        del self._cumulative_rewards[agent], self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        if agents:
+            if self._skip_agent_selection is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = agents[0]
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        self._clear_rewards()
+        self._rewarded = False
 
     def _to_act(self, session: Session) -> str:
         seat = session.state.current_player

@@ -89,11 +89,31 @@ class Session:
         self._index: dict[Action, int] = self.spec.index_by_action
         self._objects: dict[int, Action] = self.spec.action_objects
         self._single = state.single_hand
+        self._parts = self.spec.family.legal_parts(state)
+        self.turn: int | None = state.current_player
+        """The seat to act (``state.current_player``, kept as actions are applied here)."""
         self.hand_over = False
         """True right after an action that finished a hand."""
         self.rewards: list[float] = [0.0] * self.spec.seats
         """What the last action earned each seat (non-zero only when it finished a hand)."""
         self.rewarded = False
+
+    def restart(self, state: TrickState) -> None:
+        """Go on with another state of the same game (a new episode), reusing the buffers."""
+        game, spec = state.game, self.spec
+        if game is not self.state.game and (game.name != spec.name or game.options != spec.game.options):
+            raise ValueError(f"{game!r} is not the game of this session ({spec.game!r})")
+        self.state = state
+        self.picks = []
+        self._sets = None
+        self._legal = None
+        self._single = state.single_hand
+        self._parts = self.spec.family.legal_parts(state)
+        self.turn = state.current_player
+        self.hand_over = False
+        self.rewards = [0.0] * self.spec.seats
+        self.rewarded = False
+        self.encoder.start_hand(state)
 
     # -- reading
 
@@ -140,8 +160,10 @@ class Session:
 
     def mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal actions as a 0/1 vector over the whole action table."""
-        marks = bytearray(self.spec.num_actions)
         legal = self._legal
+        if legal is None and self._parts is not None:
+            return self.spec.parts_mask(*self._parts())
+        marks = bytearray(self.spec.num_actions)
         if legal is None and not self.spec.pick_base:
             get = self._index.get
             for a in self.state.legal_actions():
@@ -172,19 +194,23 @@ class Session:
             self.rewarded = False
         action = self._objects.get(index)
         state = self.state
-        actor = state.current_player
+        actor = self.turn
         if action is None or actor is None or self._sets is not None:
             if self._sets is not None or index in self.spec.pick_kind_of:
                 self._pick(index)
                 return
             action = self._unknown(index)
             assert actor is not None
-        if self._single:  # the hand ends exactly when the state is over
+        if self._single:  # the hand ends exactly when the state is over (nobody is to act)
             state.apply(action)
             self._legal = None
-            if state.is_over():
+            self.turn = turn = state.current_player
+            if turn is None and state.is_over():
                 self._hand_done()
-            self.encoder.after(state, actor, action)
+            if action.kind == "play":
+                self.encoder.after_play(state, actor, action.mask)
+            else:
+                self.encoder.after(state, actor, action)
         else:
             self._apply(state, actor, action)
 
@@ -206,6 +232,7 @@ class Session:
         hand_number = state.hand_number
         state.apply(action)
         self._legal = None
+        self.turn = state.current_player
         if state.hand_number != hand_number:
             self._hand_done()
             self.encoder.start_hand(state)
@@ -245,6 +272,7 @@ class Session:
         new = object.__new__(Session)
         new.__dict__.update(self.__dict__)
         new.state = self.state.clone()
+        new._parts = self.spec.family.legal_parts(new.state)
         new.encoder = self.encoder.copy()
         new.picks = list(self.picks)
         new.rewards = list(self.rewards)

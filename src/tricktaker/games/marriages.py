@@ -198,6 +198,18 @@ class MarriageState(TrumpTrickState):
     def stock_size(self) -> int:
         return len(self._stock)
 
+    @property
+    def stock(self) -> list[Card]:
+        """The stock's cards in drawing order, top first (two-handed Bondtolva; full information)."""
+        return [self._card(b) for b in self._stock]
+
+    @property
+    def rows(self) -> list[list[tuple[Card | None, Card | None]]]:
+        """Each seat's columns as (face-up card, face-down card beneath it), None where a
+        column has no such card (Avomarjapussi; full information: face-down cards included)."""
+        return [[(self._card(up) if up else None, self._card(down) if down else None) for up, down in row]
+                for row in self._rows]
+
     def _tiers(self, seat: int) -> list[int]:
         """The duty tiers for the next card: the first tier the cards meet is what may be played.
 

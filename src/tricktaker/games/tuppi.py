@@ -59,10 +59,14 @@ BID_RAMI = Action.make("bid", "rami")
 BID_NOLO = Action.make("bid", "nolo")
 SOOLI = Action.make("sooli")
 PASS = Action.make("pass")
+_BIDS_ALOUD: dict[tuple[bool, bool], tuple[Action, ...]] = {
+    (rami, nolo): (BID_RAMI,) * rami + (BID_NOLO,) * nolo for rami in (False, True) for nolo in (False, True)}
+"""The verbal bids allowed: (no red bid card, no black bid card) -> 'bid rami' and 'bid nolo'."""
 KINDS = ("play", "bid", "sooli", "pass", "discard", "give")
 WORDS = ("rami", "nolo")
-_PLAYS = frozenset(PLAY.by_mask.values())
-_VALID_ACTIONS = frozenset([*_PLAYS, *DISCARD.by_mask.values(), *GIVE.by_mask.values(),
+_PLAYS: dict[Action | str, Action] = {a: a for a in PLAY.by_mask.values()}
+"""Every play action, looked up by itself (a hit is an Action, a miss anything else)."""
+_VALID_ACTIONS = frozenset([*_PLAYS.values(), *DISCARD.by_mask.values(), *GIVE.by_mask.values(),
                             *BID.by_mask.values(), BID_RAMI, BID_NOLO, SOOLI, PASS])
 """Every well-formed Tuppi action: a hand-built Action outside it (``play`` with two
 cards or none, ``bid foo``...) is rejected as malformed, like its text would be."""
@@ -239,32 +243,47 @@ class TuppiState(TrickState):
     def legal_actions(self) -> list[Action]:
         phase = self._phase
         if phase is PLAY_PHASE:
-            hand = self._hands[self._turn]  # type: ignore[index]
-            follow = hand & self._lead_mask  # no lead yet: the mask is 0
-            if follow:
-                cached = _FOLLOW.get(follow)
+            cards = self._playable()
+            if cards & self._lead_mask:  # following suit (no lead yet: the mask is 0)
+                cached = _FOLLOW.get(cards)
                 if cached is None:
-                    cached = _FOLLOW[follow] = tuple(PLAY.of(follow))
+                    cached = _FOLLOW[cards] = tuple(PLAY.of(cards))
                 return list(cached)
-            return PLAY.of(hand)
+            return PLAY.of(cards)
+        kind, cards, others = self._legal_parts()
+        out = kind.of(cards)
+        out += others
+        return out
+
+    def _legal_parts(self) -> tuple[CardActions, int, tuple[Action, ...]]:
+        """The legal actions in two parts: the actions of one kind for a mask of cards, then
+        the others.  ``legal_actions`` lists them in this order; the environments read the
+        parts to mark them without the list."""
+        phase = self._phase
+        if phase is PLAY_PHASE:
+            return PLAY, self._playable(), ()
         if phase is BID_PHASE:
             if self.game.options["bid_cards"]:
-                return [BID_RAMI, BID_NOLO]
-            hand = self._hands[self._turn]  # type: ignore[index]
-            allowed = hand & BID_ALLOWED
-            out = BID.of(allowed)
-            if not allowed & RED:
-                out.append(BID_RAMI)
-            if not allowed & BLACK:
-                out.append(BID_NOLO)
-            return out
+                return BID, 0, _BIDS_ALOUD[True, True]
+            allowed = self._hands[self._turn] & BID_ALLOWED  # type: ignore[index]
+            return BID, allowed, _BIDS_ALOUD[not allowed & RED, not allowed & BLACK]
         if phase is SOOLI_PHASE:
-            return [SOOLI, PASS]
+            return PLAY, 0, (SOOLI, PASS)
         if phase is DISCARD_PHASE:
-            return DISCARD.of(self._hands[self._turn])  # type: ignore[index]
+            return DISCARD, self._hands[self._turn], ()  # type: ignore[index]
         if phase is GIVE_PHASE:
-            return GIVE.of(self._hands[self._turn])  # type: ignore[index]
-        return []
+            return GIVE, self._hands[self._turn], ()  # type: ignore[index]
+        return PLAY, 0, ()
+
+    def _playable(self) -> int:
+        """The cards the player to act may play: in the play phase those of the suit led if he
+        holds any, else his whole hand; 0 in the other phases.  ``legal_actions`` lists these
+        cards (``_play`` checks the same rule), and the environments read the mask to mark the
+        legal plays without making the list."""
+        if self._phase is not PLAY_PHASE:
+            return 0
+        hand: int = self._hands[self._turn]  # type: ignore[index]
+        return hand & self._lead_mask or hand
 
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Apply an action or its text; see :meth:`State.apply`.
@@ -272,12 +291,13 @@ class TuppiState(TrickState):
         Playing a card takes a short cut past the general dispatch: it is most of
         every playout, and self-play speed is a feature.
         """
-        if self._phase is PLAY_PHASE and seat is None and action in _PLAYS:
-            assert isinstance(action, Action)
-            actions = self._actions
-            self._play(action.mask)
-            actions.append(action)
-            return
+        if self._phase is PLAY_PHASE and seat is None:
+            play = _PLAYS.get(action)
+            if play is not None:
+                actions = self._actions
+                self._play(play.mask)
+                actions.append(play)
+                return
         State.apply(self, action, seat)
 
     def _parse(self, text: str) -> Action:
@@ -568,7 +588,7 @@ class TuppiState(TrickState):
         partner_out = (self._soloist + 2) % 4 if self._soloist is not None else None
         obs = self._header(seat) | {
             "nousussa": self.nousussa,
-            "hand": [c.text for c in DECK.sorted(DECK.cards_of(own))],
+            "hand": [c.text for c in DECK.sorted(DECK.cards_of(own))] if own else [],
             "hand_sizes": [popcount(m) for m in self._hands],
             "bids": [self._bid_json(i, seat) for i in range(len(self._bids))],
             "contract": self._contract,

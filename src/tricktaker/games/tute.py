@@ -233,6 +233,14 @@ class TuteState(TrumpTrickState):
         """Cards left in the stock, the upcard included (two players)."""
         return len(self._stock) + (1 if self.num_players == 2 and self._upcard else 0)
 
+    @property
+    def stock(self) -> list[Card]:
+        """Cards still to be drawn, in drawing order: the face-down stock from the top, then the
+        upcard (two players; full information).  As long as ``stock_size``; empty in pairs."""
+        if self.num_players != 2 or not self._upcard:
+            return []
+        return [self._card(b) for b in (*self._stock, self._upcard)]
+
     def side_points(self) -> list[int]:
         """Round points so far per side: cards taken, declarations, the last trick."""
         points = list(self._won)

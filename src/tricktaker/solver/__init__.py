@@ -76,7 +76,11 @@ def solve(state: State) -> Solution:
 
 
 def _register() -> None:
-    from . import tuppi  # noqa: F401  (each adapter adds itself to SOLVERS)
+    from . import (
+        marriages,  # noqa: F401
+        tuppi,  # noqa: F401  (each adapter adds itself to SOLVERS)
+        tute,  # noqa: F401
+    )
 
 
 _register()

@@ -1,0 +1,260 @@
+"""The Marjapussi family and Huutopussi: exact points from here, every call searched.
+
+Calls (``declare``, ``ask whole``, ``ask half``, and the partner's true
+``answer``) are moves of the search like cards, with their effects on trumps
+and on the lead rule.  Stock draws (two-handed Bondtolva) and face-down cards
+turning up (Avomarjapussi) are known in a sampled world, so they are exact.
+
+**Marjapussi, Bondtolva, Avomarjapussi** — the value is the mover's side's
+**hand points from here**, as the hand's score adds them up
+(``hand_points``): marriages (the first, which makes trumps, 2; each later
+little one 1), the last trick 1, and the pip point: 1, plus the points carried
+by earlier ties under ``pip_tie_carries``, if its pips at the end of the hand
+are more than the other side's (the pips of the tricks taken before the
+position count; pips use the game's counting tables, the later ones breaking
+ties; equal pips give nobody the point).  Not counted: the match effects
+(reaching the target exactly, dropping to 7, Porvoo for a side without a
+trick).  Sides are the game's: partners opposite with four players, each
+player alone with two.
+
+**Huutopussi** — the value is the mover's side's **collected points from
+here**: card points of the tricks it takes (``card_values``), its marriages'
+values (each makes its suit trumps) and 20 for the last trick.  The
+declarer's discard (three players) was decided before play and is not
+counted.  Not counted either: the contract's ± result (the declarers make it
+exactly when the points they collected before plus the value reach it, so
+the value decides it), the no-trick penalty and the match score.  Sides: with
+four players the partnerships; with three, the declarer alone against the
+two defenders as one side (they play to hold him under his contract; the
+value for a defender is both defenders' points).
+"""
+
+from __future__ import annotations
+
+from ..cards import PIQUET_36, SHORT_24, SUIT_MASKS, Card, Suit
+from ..engine import JSON, State
+from ..games import huutopussi as hp
+from ..games.huutopussi import HuutopussiState
+from ..games.marjapussi import MarjapussiState
+from ..games.marriages import ANSWER_PHASE, PAIRS, PLAY_PHASE, STRENGTH, MarriageState
+from . import SOLVERS, Solution, SolveError
+from . import _points as K
+from .points import Layout, PointPosition, solution
+
+__all__ = ["FAMILY_UNITS", "HUUTOPUSSI_UNITS", "objective", "position", "side_of", "solve_marriages"]
+
+FAMILY_UNITS = "hand points (marriages, last trick, pip point)"
+HUUTOPUSSI_UNITS = "points (cards, marriages, last trick)"
+LAYOUT = Layout(PIQUET_36, STRENGTH)
+"""Card conversions (the 24-card deck's cards are among the 36)."""
+DECK_LAYOUTS = {deck.name: Layout(deck, STRENGTH) for deck in (PIQUET_36, SHORT_24)}
+CARD_PIPS = {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}
+"""Card pips, used only to order moves in the family (where cards score through the pip point)."""
+ORDER = {"free": 0, "ordered": 1, "whole_first": 2}
+SUIT_BY_LETTER = {s.letter: s.index for s in PIQUET_36.suits}
+
+
+def solve_marriages(state: State) -> Solution:
+    """The value of a Marjapussi-family or Huutopussi state in the play phase for the side to move."""
+    units = HUUTOPUSSI_UNITS if isinstance(state, HuutopussiState) else FAMILY_UNITS
+    return solution(state, position(state), units)
+
+
+def side_of(state: State, seat: int) -> int:
+    """The side a seat plays for in the solver: the game's, except three-player Huutopussi
+    (0 the declarer, 1 the defenders)."""
+    if isinstance(state, HuutopussiState) and state.num_players == 3:
+        return 0 if seat == state.declarer else 1
+    return state.game.side_of(seat)
+
+
+def position(state: State) -> PointPosition:
+    """The kernel's view of a state of the family or Huutopussi."""
+    if not isinstance(state, MarriageState):
+        raise SolveError(f"not a state of the Marjapussi family or Huutopussi: {state!r}")
+    if state.phase not in (PLAY_PHASE, ANSWER_PHASE):
+        raise SolveError(f"{state.game.name}: only the play phase can be solved, not {state.phase!r}")
+    mover = state.current_player
+    assert mover is not None
+    pos = PointPosition(DECK_LAYOUTS[state.game.deck.name])
+    obs = state.observation(None)
+    _rules(state, pos, mover, obs)
+    _tables(state, pos)
+    _row(state, pos, mover, obs)
+    _codes(state, pos)
+    pos.finish()
+    return pos
+
+
+def _rules(state: MarriageState, pos: PointPosition, mover: int, obs: JSON) -> None:
+    """The rules vector from the game's resolved rules: the ace-ten duties, calls and their
+    order, what a marriage scores, the last trick and pip point; the sides, the mover's
+    maximising."""
+    g = state.game
+    rules = g.rules  # type: ignore[attr-defined]
+    r = pos.rules
+    n = g.num_players
+    r[K.R_N] = n
+    r[K.R_DIR] = 1
+    r[K.R_STYLE] = K.STYLE_ACE_TEN
+    r[K.R_PEXC] = int(rules.partner_exception)
+    r[K.R_FREE] = int(rules.free_while_stock)
+    r[K.R_PARTNERS] = int(rules.partners)
+    r[K.R_ORDER] = ORDER[rules.order]
+    r[K.R_LFM] = int(rules.lead_from_marriage)
+    r[K.R_OWNLEAD] = int(rules.call_after_own_lead)
+    r[K.R_CALLSTOCK] = 0 if rules.free_while_stock else -1
+    r[K.R_MAXSIDE] = side_of(state, mover)
+    for seat in range(n):
+        r[K.R_SIDE + seat] = side_of(state, seat)
+    if isinstance(state, HuutopussiState):
+        r[K.R_MARRY] = K.MARRY_EVERY_TRUMPS
+        r[K.R_LAST] = hp.LAST_TRICK
+    else:
+        r[K.R_MARRY] = K.MARRY_FIRST_TRUMPS
+        r[K.R_LAST] = 1
+        r[K.R_PIPVAL] = 1 + obs["carry"]
+
+
+def _tables(state: MarriageState, pos: PointPosition) -> None:
+    """Card points (Huutopussi) or pips (the family), marriage cards and values, rows."""
+    g = state.game
+    deck = g.deck
+    for c in deck.cards:
+        i = LAYOUT.index(c)
+        if isinstance(state, HuutopussiState):
+            pos.cards[K.C_PTS, i] = pos.cards[K.C_WEIGHT, i] = state.game.card_values[c.mask]
+        else:
+            pos.cards[K.C_PIPS, i] = _pips(g.pip_tables, c)  # type: ignore[attr-defined]
+            pos.cards[K.C_WEIGHT, i] = CARD_PIPS.get(c.rank.value, 0)
+    for s in range(4):
+        pos.suits[K.SD_PAIR, s] = LAYOUT.mask(deck.cards_of(PAIRS[s]))
+        if isinstance(state, HuutopussiState):
+            pos.suits[K.SD_MVAL, s] = state.game.marriage_values[s]
+    for seat, row in enumerate(state.rows):
+        for up, down in row:
+            if up is not None and down is not None:
+                pos.cards[K.C_UNDER, LAYOUT.index(up)] = 1 << LAYOUT.index(down)
+                pos.rules[K.R_DOWN + seat] |= 1 << LAYOUT.index(down)
+    pos.set_totals()
+
+
+def _pips(tables: tuple[dict[int, int], ...], card: Card) -> int:
+    """A card's pips with the tie-breaking tables folded in: the first table counts most."""
+    value = 0
+    for table in tables:
+        value = value * 256 + table[card.mask]
+    return value
+
+
+def _row(state: MarriageState, pos: PointPosition, mover: int, obs: JSON) -> None:
+    """Hands and face-up cards, stock, the trick, trumps, marriages, calls and whose turn it is."""
+    g = state.game
+    n = g.num_players
+    row = pos.row
+    for seat in range(n):
+        ups = [up for up, _ in state.rows[seat] if up is not None]
+        row[K.F_HANDS + seat] = LAYOUT.mask([*state.hand(seat), *ups])
+    pos.set_stock([1 << LAYOUT.index(c) for c in state.stock])
+    row[K.F_TRUMP] = -1 if state.trump is None else SUIT_BY_LETTER[state.trump]
+    tricks = obs["tricks"]
+    pos.set_gone(LAYOUT.cards_mask(text for t in tricks for _, text in t["cards"]))
+    trick = [(seat, LAYOUT.index(LAYOUT.card(text))) for seat, text in obs["trick"]]
+    pos.set_table(trick)
+    maxside = pos.rules[K.R_MAXSIDE]
+    if pos.rules[K.R_PIPVAL]:
+        pips = 0
+        for t in tricks:
+            taken = sum(int(pos.cards[K.C_PIPS, LAYOUT.index(LAYOUT.card(text))]) for _, text in t["cards"])
+            pips += taken if side_of(state, t["winner"]) == maxside else -taken
+        row[K.F_PIPDIFF] = pips
+    for _, letter, _ in obs["marriages"]:
+        row[K.F_DECL] |= 1 << SUIT_BY_LETTER[letter]
+    _calls(state, pos, obs)
+    row[K.F_TURN] = mover
+    row[K.F_LEADER] = trick[0][0] if trick else row[K.F_ASKER] if state.phase == ANSWER_PHASE else mover
+    if not trick:
+        _lead_rule(state, pos, obs)
+
+
+def _calls(state: MarriageState, pos: PointPosition, obs: JSON) -> None:
+    """Asks made per side (the order rules), and a pending ask or the right to call now."""
+    row = pos.row
+    for seat, text in obs["calls"]:
+        side = side_of(state, seat)
+        if text == "ask whole":
+            row[K.F_ASKED + side] = max(row[K.F_ASKED + side], 1)
+            row[K.F_WHOLE + side] = 1
+        elif text.startswith("ask half"):
+            row[K.F_ASKED + side] = 2
+    if state.phase == ANSWER_PHASE:
+        asker, text = obs["calls"][-1]
+        row[K.F_PHASE] = K.PH_ANSWER
+        row[K.F_ASKER] = asker
+        if text == "ask whole":
+            row[K.F_ASKKIND] = -1
+        else:
+            suit = SUIT_BY_LETTER[text.split()[-1]]
+            row[K.F_ASKKIND] = suit
+            row[K.F_WANTED] = pos.suits[K.SD_PAIR, suit] & ~row[K.F_HANDS + asker]
+        return
+    row[K.F_CANCALL] = int(any(a.kind in ("declare", "ask") for a in state.legal_actions()))
+
+
+def _lead_rule(state: MarriageState, pos: PointPosition, obs: JSON) -> None:
+    """What the leader must lead: the first-lead rule, or the marriage just made."""
+    rule = obs.get("lead_rule")
+    if not rule:
+        return
+    row = pos.row
+    row[K.F_LT1] = LAYOUT.cards_mask(rule)
+    aces = LAYOUT.cards_mask(c.text for c in state.game.deck.cards if c.rank.value == 14)
+    if row[K.F_LT1] == aces and state.game.options.get("first_lead") == "ace_or_spade":
+        deck = state.game.deck
+        row[K.F_LT2] = LAYOUT.mask(deck.cards_of(SUIT_MASKS[3] & deck.mask))
+
+
+def _codes(state: MarriageState, pos: PointPosition) -> None:
+    """The kernel move of each legal action."""
+    for action in state.legal_actions():
+        kind = action.kind
+        last = action.args[-1] if action.args else None
+        suit = last.index if isinstance(last, Suit) else -1
+        if kind == "play":
+            assert action.card is not None
+            code = LAYOUT.index(action.card)
+        elif kind == "declare":
+            code = K.MV_DECLARE + suit
+        elif kind == "ask":
+            code = K.MV_ASK_WHOLE if suit < 0 else K.MV_ASK_HALF + suit
+        else:
+            code = K.MV_ANSWER_NO if suit < 0 else K.MV_ANSWER + suit
+        pos.codes[action] = code
+
+
+def objective(state: State, side: int, finished: bool) -> int:
+    """What ``side`` (as :func:`side_of` counts sides) has scored in the hand so far, read from
+    the State API: the solver's units (for :mod:`.reference`)."""
+    if isinstance(state, MarjapussiState):
+        if not finished:
+            return state.side_points()[side]
+        points: int = state.observation(None)["previous_hand"]["points"][side]
+        return points
+    assert isinstance(state, HuutopussiState)
+    g = state.game
+    if finished:
+        result = state.observation(None)["previous_hand"]
+        declarer = result["declarer"]
+        collected = list(result["collected"])
+        discard = g.deck.cards_from_text(result["discard"]) if result["discard"] else []
+        collected[g.side_of(declarer)] -= sum(g.card_values[c.mask] for c in discard)
+    else:
+        declarer = state.declarer
+        collected = state.side_points()
+    if g.num_players == 3:
+        return sum(int(v) for seat, v in enumerate(collected) if (0 if seat == declarer else 1) == side)
+    return int(collected[side])
+
+
+for _name in ("marjapussi", "bondtolva", "avomarjapussi", "huutopussi"):
+    SOLVERS[_name] = solve_marriages

@@ -1,0 +1,268 @@
+"""Exact values of point-game positions: the driver around the compiled search in :mod:`._points`.
+
+A game adapter (:mod:`.tute`, :mod:`.marriages`) reads a state through the
+public API and fills a :class:`PointPosition`: the rules vector, the card and
+suit tables, the stock and the position row, in the kernel's strength layout,
+and the kernel move code of each legal action.  :class:`PointSolver` runs the
+search at the root (every legal action, null-window tests for each, one
+transposition table across them) and :func:`solution` turns the values into a
+:class:`~tricktaker.solver.Solution`.  One solver serves the process
+(:func:`shared_solver`; its table is 32 MB): not for use from several threads.
+
+The value is the maximising side's points *from here on*: what it adds to its
+hand score by the end of the hand, under the double-dummy convention (the
+mover's side maximises, every other side minimises).  What counts as points
+is the adapter's business and is written in its module docstring.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..cards import Card, Deck
+from ..engine import Action, State
+from . import Solution, SolveError
+from . import _points as K
+
+__all__ = ["BENCH_VARIANTS", "Layout", "PointPosition", "PointSolver", "bench_points", "first_play",
+           "shared_solver", "solution"]
+
+
+class Layout:
+    """Engine cards to the kernel's strength layout: bit ``suit * 16 + strength``."""
+
+    def __init__(self, deck: Deck, strength: Mapping[int, int]) -> None:
+        self.deck = deck
+        self._index = {c.mask: 16 * c.suit.index + strength[c.mask] for c in deck.cards}
+
+    def index(self, card: Card) -> int:
+        """A card's bit index in the kernel."""
+        return self._index[card.mask]
+
+    def mask(self, cards: Iterable[Card]) -> int:
+        """Cards as one kernel mask."""
+        out = 0
+        for c in cards:
+            out |= 1 << self._index[c.mask]
+        return out
+
+    def card(self, text: str) -> Card:
+        return self.deck.card(text)
+
+    def cards_mask(self, texts: Iterable[str]) -> int:
+        """Card texts as one kernel mask."""
+        return self.mask(self.deck.card(t) for t in texts)
+
+    @property
+    def deck_mask(self) -> int:
+        return self.mask(self.deck.cards)
+
+
+@dataclass
+class PointPosition:
+    """A position in the kernel's terms, as a game adapter fills it.
+
+    ``rules`` is indexed by the kernel's ``R_*`` names, ``row`` by ``F_*``;
+    ``cards`` holds per card index its points, pips, the face-down card beneath
+    it, Tute's exchange card and a weight for move ordering (and per stock
+    pointer the stock cards left); ``suits`` each suit's marriage cards and
+    value; ``stock`` the stock in drawing order.  ``codes`` maps each legal
+    action to its kernel move.
+    """
+
+    layout: Layout
+    rules: np.ndarray = field(default_factory=lambda: np.zeros(K.R_SIZE, dtype=np.int64))
+    cards: np.ndarray = field(default_factory=lambda: np.zeros((7, 64), dtype=np.int64))
+    suits: np.ndarray = field(default_factory=lambda: np.zeros((2, 4), dtype=np.int64))
+    stock: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    row: np.ndarray = field(default_factory=lambda: _empty_row())
+    codes: dict[Action, int] = field(default_factory=dict)
+    classes: int = 0
+    """How many card classes :meth:`set_totals` found."""
+
+    def set_table(self, trick: list[tuple[int, int]]) -> None:
+        """The trick on the table: ``(seat, kernel card index)`` pairs in playing order."""
+        row = self.row
+        trump = int(row[K.F_TRUMP])
+        for k, (seat, i) in enumerate(trick):
+            bit = 1 << i
+            suit = i >> 4
+            if k == 0:
+                row[K.F_LSUIT] = suit
+                row[K.F_BLED] = bit
+                row[K.F_BLSEAT] = seat
+            elif suit == row[K.F_LSUIT] and bit > row[K.F_BLED]:
+                row[K.F_BLED] = bit
+                row[K.F_BLSEAT] = seat
+            if suit == trump and (row[K.F_BTR] == 0 or bit > row[K.F_BTR]):
+                row[K.F_BTR] = bit
+                row[K.F_BTSEAT] = seat
+            row[K.F_TABLE] |= bit
+            row[K.F_TPTS] += self.cards[K.C_PTS, i]
+            row[K.F_TPIPS] += self.cards[K.C_PIPS, i]
+        row[K.F_POS] = len(trick)
+
+    def set_gone(self, gone: int) -> None:
+        """The cards of finished tricks (kernel mask), and their points and pips."""
+        row = self.row
+        row[K.F_GONE] = gone
+        row[K.F_GONEPTS] = sum(int(self.cards[K.C_PTS, i]) for i in _indexes(gone))
+        row[K.F_GONEPIPS] = sum(int(self.cards[K.C_PIPS, i]) for i in _indexes(gone))
+
+    def set_totals(self) -> None:
+        """The deck's card points and pips, and each card's class, from the card table.
+
+        A class is what a card is worth (points, pips) and whether it has a
+        part in calls (the suits' marriage cards, ``rules[R_SPECIAL]``).
+        """
+        deck = self.layout.deck_mask
+        self.rules[K.R_DECK] = deck
+        self.rules[K.R_TOTALPTS] = sum(int(self.cards[K.C_PTS, i]) for i in _indexes(deck))
+        self.rules[K.R_TOTALPIPS] = sum(int(self.cards[K.C_PIPS, i]) for i in _indexes(deck))
+        pairs = 0
+        for s in range(4):
+            pairs |= int(self.suits[K.SD_PAIR, s])
+        special = int(self.rules[K.R_SPECIAL]) | pairs
+        classes: dict[tuple[int, ...], int] = {}
+        for i in _indexes(deck):
+            role = i if special >> i & 1 else -1  # a card with a part in calls is its own class
+            what = (int(self.cards[K.C_PTS, i]), int(self.cards[K.C_PIPS, i]), role & 15)
+            self.cards[K.C_CLASS, i] = classes.setdefault(what, len(classes))
+        self.classes = len(classes)
+
+    def finish(self) -> None:
+        """Allow transposition keys by relative rank if the card classes fit them (the kernel
+        uses them where every live card is in a hand: no stock, no face-down card)."""
+        self.rules[K.R_RELATIVE] = int(self.classes <= 8)
+
+    def set_stock(self, cards: list[int]) -> None:
+        """The stock in drawing order, as kernel card masks (and what is left of it by pointer)."""
+        self.stock = np.array(cards or [0], dtype=np.int64)
+        self.rules[K.R_STOCKLEN] = len(cards)
+        left = 0
+        for sp in range(len(cards) - 1, -1, -1):
+            left |= cards[sp]
+            self.cards[K.C_STOCK, sp] = left
+
+
+def _empty_row() -> np.ndarray:
+    row = np.zeros(K.ROW, dtype=np.int64)
+    for f in (K.F_LSUIT, K.F_TRUMP, K.F_ASKKIND, K.F_PENDING, K.F_LAST20, K.F_ASKER):
+        row[f] = -1
+    return row
+
+
+def _indexes(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class PointSolver:
+    """Exact values of point-game positions; reusable, one transposition table per solver."""
+
+    def __init__(self, table_bits: int = 19) -> None:
+        self._keys, self._bounds, self._stats = K.new_table(table_bits)
+        self._rows, self._moves, self._scores, self._work = K.new_stack()
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited since the solver was made."""
+        return int(self._stats[K.S_NODES])
+
+    def values(self, pos: PointPosition) -> dict[int, int]:
+        """The maximiser's gain from here after each legal move, by kernel move code."""
+        self._stats[K.S_GEN] += 1  # a new objective: forget every stored bound
+        self._rows[0, :] = pos.row
+        out_moves = np.zeros(K.MAX_MOVES, dtype=np.int64)
+        out_values = np.zeros(K.MAX_MOVES, dtype=np.int64)
+        n = K.root_values(self._rows, pos.rules, pos.cards, pos.suits, pos.stock,
+                          self._keys, self._bounds, self._moves, self._scores, self._work,
+                          self._stats, out_moves, out_values)
+        return {int(out_moves[j]): int(out_values[j]) for j in range(n)}
+
+
+_SOLVER: list[PointSolver] = []
+
+
+def shared_solver() -> PointSolver:
+    """The process's solver (its table is allocated on first use)."""
+    if not _SOLVER:
+        _SOLVER.append(PointSolver())
+    return _SOLVER[0]
+
+
+def solution(state: State, pos: PointPosition, units: str) -> Solution:
+    """Solve ``pos`` (built from ``state``) and give each of the state's legal actions its value."""
+    values = shared_solver().values(pos)
+    legal = state.legal_actions()
+    out: dict[Action, int] = {}
+    for action in legal:
+        code = pos.codes.get(action)
+        if code is None or code not in values:
+            raise SolveError(f"internal: the point solver does not know the legal action {action}")
+        out[action] = values[code]
+    if len(values) != len(legal):
+        raise SolveError("internal: the point solver's moves differ from the legal actions")
+    mover = state.current_player
+    assert mover is not None
+    return Solution(mover=mover, value=max(out.values()), values=out, units=units)
+
+
+def bench_points(rounds: int = 20, seed: int = 1,
+                 variants: Iterable[str] | None = None) -> list[tuple[str, float, float]]:
+    """Median time to solve a full deal at the first card play, per game and variant.
+
+    Each variant's deals come from ``new_hand(seed=seed + k)``; calls before
+    the first card (Huutopussi's auction and exchange) are played at random
+    from the same seed.  ``variants`` picks names of :data:`BENCH_VARIANTS`
+    (default: all; habanero and avomarjapussi deals take minutes each).
+    Returns ``(variant, first call in s, median of the other calls in s)``;
+    the first call of the run includes compiling the kernel unless Numba's
+    cache has it, and allocating the table.
+    """
+    import tricktaker as tt
+
+    from . import solve
+
+    rows: list[tuple[str, float, float]] = []
+    for name in variants if variants is not None else BENCH_VARIANTS:
+        game_name, options = BENCH_VARIANTS[name]
+        game = tt.new_game(game_name, **options)  # type: ignore[arg-type]
+        times: list[float] = []
+        for k in range(rounds + 1):
+            state = first_play(game.new_hand(seed=seed + k), random.Random(seed + k))
+            start = time.perf_counter()
+            solve(state)
+            times.append(time.perf_counter() - start)
+        rest = sorted(times[1:])
+        rows.append((name, times[0], rest[len(rest) // 2] if rest else times[0]))
+    return rows
+
+
+def first_play(state: State, rng: random.Random) -> State:
+    """Play random non-card actions (auction, exchange) until the first card may be played."""
+    while not any(a.kind == "play" for a in state.legal_actions()):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+BENCH_VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
+    "tute-pairs": ("tute", {}),
+    "tute-habanero": ("tute", {"players": 2}),
+    "marjapussi": ("marjapussi", {}),
+    "bondtolva": ("bondtolva", {}),
+    "bondtolva-two": ("bondtolva", {"players": 2}),
+    "avomarjapussi": ("avomarjapussi", {}),
+    "huutopussi": ("huutopussi", {}),
+    "huutopussi-three": ("huutopussi", {"players": 3}),
+}
+"""The variants :func:`bench_points` measures."""

@@ -1,0 +1,342 @@
+"""The point-game solver (Tute, the Marjapussi family, Huutopussi) against plain minimax.
+
+Every point-game variant of ``test_contract.VARIANTS`` is played at random from
+seeded deals into small endgames (at most three tricks' cards left; the slow
+test has many more, and some with four), half of them stopped where a call is legal (a cante, tute or
+pass; a declare, ask or answer).  ``tt.solve`` must give every legal action the
+value that ``reference.minimax_values`` finds with the adapter's objective (the
+units each adapter documents) and sides.
+
+Habanero's cantes and exchange happen only while the stock lasts, too deep for
+minimax; calls in the middle of hands are checked one step at a time instead:
+a call leaves the same side to move, so its value must be what it scores plus
+the value of the position after it.  Also: ``tt.solve``'s contract (the value is
+the best action's, no state outside the play phase, the state unchanged, no
+memory of earlier solves).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+
+import tricktaker as tt
+from tricktaker.engine import State
+from tricktaker.solver import SolveError, solve
+from tricktaker.solver import _points as K
+from tricktaker.solver import marriages as marriage_solver
+from tricktaker.solver import tute as tute_solver
+from tricktaker.solver.points import PointPosition
+from tricktaker.solver.reference import minimax_values
+
+VARIANTS = {
+    "tute-pairs": ("tute", {}),
+    "tute-habanero": ("tute", {"players": 2}),
+    "tute-options": ("tute", {"must_overtrump": False, "partner_exception": True, "tute": False}),
+    "tute-habanero-free": ("tute", {"players": 2, "free_while_stock": True}),
+    "marjapussi": ("marjapussi", {}),
+    "marjapussi-ordered": ("marjapussi", {"declaration_order": "whole_first", "lead_from_marriage": True,
+                                          "clubs_ace_opens": True, "pip_tie_carries": True}),
+    "marjapussi-variants": ("marjapussi", {"declaration_order": "ordered", "pips": "aces_tens",
+                                           "partner_exception": True, "first_lead": "ace_or_spade"}),
+    "bondtolva": ("bondtolva", {}),
+    "bondtolva-two": ("bondtolva", {"players": 2}),
+    "avomarjapussi": ("avomarjapussi", {}),
+    "huutopussi": ("huutopussi", {}),
+    "huutopussi-three": ("huutopussi", {"players": 3}),
+    "huutopussi-variants": ("huutopussi", {"calls_after_any_trick": True, "exchange": 4,
+                                           "card_values": "pips", "marriage_values": "spades_high"}),
+}
+"""The point games' variants of ``test_contract.VARIANTS``, and a few more option mixes."""
+
+PLAY_PHASES = ("play", "declare", "answer")
+Objective = Callable[[State, int, bool], int]
+
+
+def rules_of(state: State) -> tuple[Objective, Callable[[State, int], int]]:
+    """The objective and the sides the solver uses for this state's game."""
+    if state.game.name == "tute":
+        return tute_solver.objective, lambda s, seat: s.game.side_of(seat)
+    return marriage_solver.objective, marriage_solver.side_of
+
+
+def cards_out(state: State) -> int:
+    """Cards still to be played: hands, stock, face-up and face-down rows."""
+    obs = state.observation(None)
+    total = sum(obs["hand_sizes"]) + obs.get("stock_size", 0)
+    for row in obs.get("rows") or []:
+        total += sum((up is not None) + down for up, down in row)
+    return total
+
+
+def endgames(variant: str, count: int, tricks: int, seed: int = 0) -> Iterator[State]:
+    """``count`` play-phase states with at most ``tricks`` tricks' cards left, from seeded deals
+    played at random: single hands and match hands in turn, every other one stopped where a call
+    is legal (if the hand offers one)."""
+    name, options = VARIANTS[variant]
+    game = tt.new_game(name, **options)
+    found = 0
+    while found < count:
+        seed += 1
+        rng = random.Random(seed)
+        state = game.new_hand(seed=seed) if seed % 2 else game.new_match(seed=seed)
+        assert seed < 100_000, f"{variant}: too few endgames"
+        hand = state.hand_number
+        want_call = seed % 4 < 2
+        while not state.is_over() and state.hand_number == hand:
+            if state.phase in PLAY_PHASES and cards_out(state) <= tricks * state.num_players:
+                calls = any(a.kind != "play" for a in state.legal_actions())
+                if (calls or not want_call) and rng.random() < 0.6:
+                    found += 1
+                    yield state
+                    break
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def check_against_minimax(state: State) -> None:
+    objective, side_of = rules_of(state)
+    solution = solve(state)
+    expected = minimax_values(state, objective, side_of)
+    assert solution.values == expected, (state.to_json(), solution.values, expected)
+    assert list(solution.values) == state.legal_actions()
+    assert solution.value == max(expected.values())
+    assert solution.mover == state.current_player
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_values_match_minimax_in_endgames(variant: str) -> None:
+    for state in endgames(variant, 16, 3):
+        check_against_minimax(state)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_values_match_minimax_in_many_endgames(variant: str) -> None:
+    for state in endgames(variant, 120, 3, seed=10_000):
+        check_against_minimax(state)
+    name, options = VARIANTS[variant]
+    deeper = 30 if tt.new_game(name, **options).num_players == 2 else 3  # minimax is slow with four
+    for state in endgames(variant, deeper, 4, seed=20_000):
+        check_against_minimax(state)
+
+
+# -- calls in the middle of hands, one step at a time ----------------------------------------
+
+
+MIDDLE = {2: 20, 3: 18, 4: 20}
+"""Cards left at most in the middle positions, by players: two-handed games call only while
+a stock lasts, so theirs start earlier."""
+
+
+def middles(variant: str, count: int, seed: int) -> Iterator[State]:
+    """States where a call is legal, part way through hands small enough to solve quickly."""
+    name, options = VARIANTS[variant]
+    game = tt.new_game(name, **options)
+    found = 0
+    for k in range(seed, seed + 2000):
+        rng = random.Random(k)
+        state = game.new_hand(seed=k)
+        while not state.is_over():
+            if state.phase in PLAY_PHASES and cards_out(state) <= MIDDLE[state.num_players] \
+                    and any(a.kind != "play" for a in state.legal_actions()):
+                found += 1
+                yield state
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if found == count:
+            return
+    raise AssertionError(f"{variant}: too few hands with a call in the middle")
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_call_is_worth_its_points_and_what_follows(variant: str) -> None:
+    checked = 0
+    for state in middles(variant, 3, seed=500):
+        objective, side_of = rules_of(state)
+        mover = state.current_player
+        assert mover is not None
+        side = side_of(state, mover)
+        before = objective(state, side, False)
+        solution = solve(state)
+        for action in state.legal_actions():
+            if action.kind == "play":
+                continue
+            child = state.clone()
+            child.apply(action)
+            finished = child.is_over() or child.hand_number != state.hand_number
+            gained = objective(child, side, finished) - before
+            if finished:
+                assert solution.values[action] == gained, action
+                continue
+            nxt = child.current_player
+            assert nxt is not None and side_of(child, nxt) == side, "a call keeps the side to move"
+            assert solution.values[action] == gained + solve(child).value, action
+            checked += 1
+    assert checked > 0
+
+
+# -- the contract of tt.solve ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["bondtolva", "huutopussi-three", "marjapussi"])
+def test_full_deal_value_is_the_best_action_value(variant: str) -> None:
+    name, options = VARIANTS[variant]
+    state = tt.new_game(name, **options).new_hand(seed=3)
+    rng = random.Random(3)
+    while state.phase not in PLAY_PHASES:
+        state.apply(rng.choice(state.legal_actions()))
+    before = state.to_json()
+    solution = solve(state)
+    assert solution.value == max(solution.values.values())
+    assert solution.best() and all(solution.values[a] == solution.value for a in solution.best())
+    assert state.to_json() == before
+    assert solution.units
+
+
+def test_solving_leaves_the_state_unchanged_and_forgets_earlier_solves() -> None:
+    first, second = list(endgames("marjapussi", 2, 4, seed=40))
+    texts = first.to_json(), second.to_json()
+    legal = first.legal_actions()
+    one = solve(first)
+    solve(second)
+    assert solve(first) == one
+    assert (first.to_json(), second.to_json()) == texts
+    assert first.legal_actions() == legal
+
+
+def test_states_outside_the_play_phase_are_refused() -> None:
+    state = tt.new_game("huutopussi").new_hand(seed=1)
+    assert state.phase == "bid"
+    with pytest.raises(SolveError):
+        solve(state)
+    rng = random.Random(1)
+    while state.phase == "bid":
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.phase in ("give", "raise", "discard")
+    with pytest.raises(SolveError):
+        solve(state)
+    done = tt.new_game("tute").new_hand(seed=1)
+    while not done.is_over():
+        done.apply(done.legal_actions()[0])
+    with pytest.raises(SolveError):
+        solve(done)
+
+
+def test_units_say_what_is_counted() -> None:
+    tute = next(endgames("tute-pairs", 1, 3))
+    marja = next(endgames("marjapussi", 1, 3))
+    huuto = next(endgames("huutopussi", 1, 3))
+    assert "cantes" in solve(tute).units
+    assert "pip point" in solve(marja).units
+    assert "marriages" in solve(huuto).units
+
+
+# -- targeted cases --------------------------------------------------------------------------------
+
+
+def test_tute_claims_the_rest_of_the_round() -> None:
+    """A pairs deal where seat 1 holds the four caballos: when its side may declare tute, tute is
+    worth every card point still out plus the last trick, and minimax agrees near the end."""
+    game = tt.new_game("tute")
+    knights = [c for c in tt.SPANISH_40.cards if c.rank.value == 11]
+    checked = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        rest = [c for c in tt.SPANISH_40.cards if c.rank.value != 11]
+        rng.shuffle(rest)
+        hands = [rest[:10], knights + rest[10:16], rest[16:26], rest[26:35]]
+        state = game.new_hand(deal=[*hands, [rest[35]]], dealer=3)
+        while not state.is_over():
+            actions = state.legal_actions()
+            tute = [a for a in actions if a.kind == "tute"]
+            if tute:
+                won = state.observation(None)["points"]
+                taken = sum(won) - sum(int(t.split()[1]) for _, t in state.observation(None)["declarations"]
+                                       if t.startswith("sing"))
+                assert solve(state).values[tute[0]] == 120 - taken + 10
+                if cards_out(state) <= 12:
+                    check_against_minimax(state)
+                checked += 1
+                break
+            keep = [a for a in actions if a.card not in knights] if state.current_player == 1 else actions
+            state.apply(rng.choice(keep or actions))
+        if checked >= 3:
+            break
+    assert checked >= 3
+
+
+# -- the kernel's rules against the engine's, step by step ----------------------------------------
+
+COMPARED = (*range(4), K.F_UP, K.F_POS, K.F_TURN, K.F_LEADER, K.F_LSUIT, K.F_BLED, K.F_BLSEAT,
+            K.F_BTR, K.F_BTSEAT, K.F_TABLE, K.F_TPTS, K.F_TPIPS, K.F_TRUMP, K.F_DECL, K.F_GONE, K.F_PHASE,
+            K.F_ASKED, K.F_ASKED + 1, K.F_WHOLE, K.F_WHOLE + 1, K.F_SANG, K.F_SANG + 1, K.F_GONEPTS,
+            K.F_GONEPIPS)
+"""Position fields that must read the same whoever the maximiser is."""
+
+
+def fields(pos: PointPosition, row: np.ndarray) -> dict[str, int]:
+    """The compared fields of a kernel row, and the stock cards left (the seat of a best card
+    only where there is one)."""
+    names = {v: k for k, v in vars(K).items() if k.startswith("F_") and k != "F_HANDS"}
+    out = {names.get(f, f"hand {f}"): int(row[f]) for f in COMPARED}
+    out["stock"] = int(pos.cards[K.C_STOCK, row[K.F_SP]])
+    if not out["F_BLED"]:
+        out["F_BLSEAT"] = 0
+    if not out["F_BTR"]:
+        out["F_BTSEAT"] = 0
+    return out
+
+
+def kernel_moves(pos: PointPosition, row: np.ndarray) -> set[int]:
+    """Every legal move the kernel sees in ``row`` (the root's full list: no pruning)."""
+    rows, moves, scores, work = K.new_stack()
+    rows[0] = row
+    n = K.gen_moves(rows, 0, pos.rules, pos.cards, pos.suits, moves, scores, work, -1, True)
+    return {int(m) for m in moves[0, :n]}
+
+
+def no_op_window(state: State, maxside: int) -> bool:
+    """A Tute pairs window the kernel skips: only passes, and cantes of the minimising side."""
+    seat = state.current_player
+    return state.phase == "declare" and all(
+        a.kind == "pass" or (a.kind == "sing" and state.game.side_of(seat) != maxside)
+        for a in state.legal_actions())
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_kernel_steps_follow_the_engine(variant: str) -> None:
+    """Whole random hands: after each action, the kernel's own move from the position before
+    must give the position the engine reaches (cards, stock, trick, trumps, calls), the points
+    the objective says, and the same legal moves."""
+    name, options = VARIANTS[variant]
+    game = tt.new_game(name, **options)
+    adapter = tute_solver if name == "tute" else marriage_solver
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = game.new_hand(seed=seed)
+        while not state.is_over():
+            action = rng.choice(state.legal_actions())
+            if state.phase not in PLAY_PHASES:
+                state.apply(action)
+                continue
+            objective, side_of = rules_of(state)
+            pos = adapter.position(state)
+            maxside = int(pos.rules[K.R_MAXSIDE])
+            before = objective(state, maxside, False)
+            rows = np.zeros((2, K.ROW), dtype=np.int64)
+            rows[0] = pos.row
+            gain = K.apply(rows, 0, pos.codes[action], pos.rules, pos.cards, pos.suits, pos.stock)
+            state.apply(action)
+            if state.is_over():
+                assert rows[1, K.F_DONE] and gain == objective(state, maxside, True) - before
+                break
+            assert not rows[1, K.F_DONE] and gain == objective(state, maxside, False) - before
+            if no_op_window(state, maxside) and rows[1, K.F_PHASE] != K.PH_DECLARE or \
+                    rows[1, K.F_TURN] != state.current_player and no_op_window(state, maxside):
+                continue  # the kernel went past a window where nothing can change its value
+            after = adapter.position(state)
+            assert fields(pos, rows[1]) == fields(after, after.row), action
+            assert kernel_moves(pos, rows[1]) == set(after.codes.values()), action
