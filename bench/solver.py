@@ -11,9 +11,10 @@ Numba compiles the search on first use and caches it on disk.  That first
 call is not in the medians; it is measured separately, in a fresh process with
 an empty cache (compilation) and again with the cache filled (a later start).
 
-Then, for every other game with a solver, the median time of ``tt.solve`` on
-the first play decision of seeded hands (the earlier phases taken by the first
-legal action), full deals.
+Then, for the other games, the median time of ``tt.solve`` on a full deal at
+the first card play (``tricktaker.solver.points.bench_points``).  Tute
+habanero and Avomarjapussi deals take minutes each, so they run only with
+``--all-games``.
 
 Run:  pip install -e ".[bench]"  &&  python bench/solver.py [--deals 20] [--cards 13]
 """
@@ -28,18 +29,13 @@ import sys
 import tempfile
 import time
 
-import tricktaker as tt
 from tricktaker.cards import ANGLO_52
 from tricktaker.engine import deal_from_seed
 from tricktaker.solver.tricks import TrickPosition, TrickSolver
 
 RANKS = "23456789TJQKA"
 CLOCKWISE = tuple(tuple((lead + i) % 4 for i in range(4)) for lead in range(4))
-OTHER_GAMES = [
-    ("tute", {}), ("tute", {"players": 2}), ("marjapussi", {}), ("bondtolva", {}),
-    ("bondtolva", {"players": 2}), ("avomarjapussi", {}), ("huutopussi", {}),
-    ("huutopussi", {"players": 3}),
-]
+SLOW_VARIANTS = ("tute-habanero", "avomarjapussi")
 
 
 def deal(seed: int, cards: int) -> list[int]:
@@ -93,19 +89,14 @@ def first_call_seconds(cache: str) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def to_first_play(state: tt.State) -> tt.State:
-    hand = state.hand_number
-    while state.hand_number == hand and state.observation(None).get("phase") != "play":
-        state.apply(state.legal_actions()[0])
-    return state
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=20, help="seeded deals to solve (default 20)")
     parser.add_argument("--cards", type=int, default=13, help="cards per hand (default 13: full deals)")
     parser.add_argument("--other-deals", type=int, default=5,
                         help="hands per other game (default 5; 0 skips them)")
+    parser.add_argument("--all-games", action="store_true",
+                        help="also Tute habanero and Avomarjapussi (minutes per deal)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as cache:
@@ -135,24 +126,14 @@ def main() -> None:
     print(f"{'DDS (endplay.dds.solve_board)':40} {dds_ms:10.2f} ms median   1.00x")
     print(f"{'tricktaker (Numba)':40} {our_ms:10.2f} ms median   {our_ms / dds_ms:.2f}x DDS's time")
 
-    if args.other_deals:
-        print("\nfull-deal tt.solve at the first play decision, median:")
-    for name, options in OTHER_GAMES if args.other_deals else []:
-        label = name + "".join(f" {k}={v}" for k, v in options.items())
-        game = tt.new_game(name, **options)  # type: ignore[arg-type]
-        try:
-            tt.solve(to_first_play(game.new_hand(seed=0)))  # compile or load from cache
-        except ValueError as exc:
-            print(f"{label:40} {'-':>10}      ({exc})")
-            continue
-        times = []
-        for seed in range(1, args.other_deals + 1):
-            state = to_first_play(game.new_hand(seed=seed))
-            start = time.perf_counter()
-            tt.solve(state)
-            times.append(time.perf_counter() - start)
-        print(f"{label:40} {statistics.median(times) * 1000:10.1f} ms median")
+    if not args.other_deals:
+        return
+    from tricktaker.solver.points import BENCH_VARIANTS, bench_points
 
+    names = [n for n in BENCH_VARIANTS if args.all_games or n not in SLOW_VARIANTS]
+    print("\nfull-deal tt.solve at the first card play (median; first call includes compilation):")
+    for name, first, median in bench_points(rounds=args.other_deals, variants=names):
+        print(f"{name:40} {median * 1000:10.1f} ms median   (first call {first:.1f} s)")
 
 if __name__ == "__main__":
     main()
