@@ -74,6 +74,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._bits import index as _index
+from ._bits import popcount as _popcount
+from ._bits import suit_mask as _suit_mask
+
 # -- row fields ------------------------------------------------------------------
 F_HANDS = 0  # 0..3: available cards per seat
 F_SP = 4  # stock cards drawn so far
@@ -200,25 +204,6 @@ def new_stack() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64),
             np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64),
             np.zeros((MAX_DEPTH, 40), dtype=np.int64))
-
-
-@njit(cache=True, inline="always")
-def _popcount(x: int) -> int:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
-
-
-@njit(cache=True, inline="always")
-def _index(bit: int) -> int:
-    """The position of a single bit."""
-    return _popcount(bit - 1)
-
-
-@njit(cache=True, inline="always")
-def _suit_mask(suit: int) -> int:
-    return 0xFFFF << (suit * 16)
 
 
 @njit(cache=True, inline="always")

@@ -49,7 +49,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-SUIT_BITS = 16
+from ._bits import SUIT_BITS
+from ._bits import index as _index
+from ._bits import popcount as _popcount
+from ._bits import suit_mask as _suit_mask
+
 BUCKET_BITS = 16
 WAYS = 16
 """Entries per bucket.  An entry pinning every suit's top card goes to the bucket of its suit
@@ -72,19 +76,6 @@ def new_table() -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
-def _popcount(x: int) -> int:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
-
-
-@njit(cache=True, inline="always")
-def _suit_mask(suit: int) -> int:
-    return 0xFFFF << (suit * SUIT_BITS)
-
-
-@njit(cache=True, inline="always")
 def _top(m: int) -> int:
     """The highest bit of a non-empty mask."""
     m |= m >> 1
@@ -94,12 +85,6 @@ def _top(m: int) -> int:
     m |= m >> 16
     m |= m >> 32
     return m ^ (m >> 1)
-
-
-@njit(cache=True, inline="always")
-def _index(bit: int) -> int:
-    """The position of a single bit."""
-    return _popcount(bit - 1)
 
 
 @njit(cache=True, inline="always")

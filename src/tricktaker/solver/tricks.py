@@ -15,10 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _tricks
+from ._bits import SUIT_BITS
 
 __all__ = ["TrickPosition", "TrickSolver"]
-
-SUIT_BITS = _tricks.SUIT_BITS
 
 
 @dataclass(frozen=True)
