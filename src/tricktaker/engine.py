@@ -720,6 +720,17 @@ class TrickState(State):
         """The cards a seat holds now (full information: use ``observation`` for a player's view)."""
         return self.game.deck.cards_of(self._hands[seat])
 
+    @property
+    def hand_masks(self) -> tuple[int, ...]:
+        """Every seat's cards as bitmasks (full information): what ``hand`` lists, for
+        callers that work on masks (the environments' encoders)."""
+        return tuple(self._hands)
+
+    @property
+    def last_trick_winner(self) -> int | None:
+        """Who won the hand's last finished trick, or None before the first."""
+        return self._tricks[-1][2] if self._tricks else None
+
     def _card(self, mask: int) -> Card:
         return self.game.deck.card_at(mask)
 

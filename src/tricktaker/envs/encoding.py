@@ -432,7 +432,7 @@ class Encoder:
         if self.strict:
             hands[:] = [spec.game.deck.mask_of(state.hand(s)) for s in range(spec.seats)]
         else:  # the masks of the cards state.hand(seat) lists (the strict session reads those)
-            hands[:] = state._hands[:spec.seats]
+            hands[:] = state.hand_masks[:spec.seats]
         t, m, shifts = spec._rank_bytes, spec._rank_bits, spec._suit_shifts
         self.flat[spec.hands_at] = np.frombuffer(b"".join([t[h >> s & m] for h in hands for s in shifts]),
                                                  np.int8)

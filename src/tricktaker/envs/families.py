@@ -217,7 +217,7 @@ class TuppiFamily(Family):
         declarer = state.declarer
         shown = 4 if declarer is None else (declarer - first) % 4 + 1
         card_index = enc.spec.card_index
-        for seat, bid in state._bids[:shown]:  # (seat, bid) in bidding order, from the dealer's left
+        for seat, bid in state.bids[:shown]:  # (seat, bid) in bidding order, from the dealer's left
             enc.fact("bids", seat, 1)
             if bid.card is not None:
                 enc.fact("bids", seat, 4 + card_index[bid.card.mask])
@@ -230,7 +230,7 @@ class TuppiFamily(Family):
 
     def legal_parts(self, state: TrickState) -> Callable[[], LegalParts] | None:
         assert isinstance(state, TuppiState)
-        return state._legal_parts
+        return state.legal_parts
 
     def fast_hand_start(self, enc: Encoder, state: TrickState) -> bool:
         """A hand's start shows the dealer, the scores and nousussa, the previous hand's points,
@@ -274,10 +274,11 @@ class TuppiFamily(Family):
         tricks), the new scores and the hand's points (as the previous hand), nousussa and,
         with a hand limit, the totals; the hand number stays until the next hand starts."""
         assert isinstance(state, TuppiState)
-        if not state._tricks or state.hand_points is None:
+        winner = state.last_trick_winner
+        if winner is None or state.hand_points is None:
             return None
         self._write_scores(enc, state)
-        return state._tricks[-1][2]
+        return winner
 
     def private_after(self, enc: Encoder, actor: int, action: Action) -> None:
         if action.kind != "bid":

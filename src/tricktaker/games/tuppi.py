@@ -237,6 +237,12 @@ class TuppiState(TrickState):
         return self._declarer
 
     @property
+    def bids(self) -> tuple[tuple[int, Action], ...]:
+        """Every bid of the hand as (seat, bid) in bidding order, hidden ones included
+        (full information: the observation shows only what was revealed)."""
+        return tuple(self._bids)
+
+    @property
     def soloist(self) -> int | None:
         return self._soloist
 
@@ -250,12 +256,12 @@ class TuppiState(TrickState):
                     cached = _FOLLOW[cards] = tuple(PLAY.of(cards))
                 return list(cached)
             return PLAY.of(cards)
-        kind, cards, others = self._legal_parts()
+        kind, cards, others = self.legal_parts()
         out = kind.of(cards)
         out += others
         return out
 
-    def _legal_parts(self) -> tuple[CardActions, int, tuple[Action, ...]]:
+    def legal_parts(self) -> tuple[CardActions, int, tuple[Action, ...]]:
         """The legal actions in two parts: the actions of one kind for a mask of cards, then
         the others.  ``legal_actions`` lists them in this order; the environments read the
         parts to mark them without the list."""
