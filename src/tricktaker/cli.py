@@ -8,6 +8,7 @@
     tricktaker replay match.json --hand 2
     tricktaker simulate tute --hands 10000 --seed 1
     tricktaker solve --game tuppi --seed 4
+    tricktaker arena tuppi --bots pimc,rules --deals 200 --workers 2 --plot duel.png
     tricktaker games
 
 Like every front end, this module reaches the games only through the public
@@ -45,7 +46,7 @@ from rich.text import Text
 
 import tricktaker as tt
 
-from .bots import BOTS, Bot, make_bot, view_of
+from .bots import BOTS, DEFAULT_BOT, Bot, make_bot, parse_bot, view_of
 from .engine import JSON, Game, OptionError, State
 from .record import RecordError
 from .tui import SCREENS, PlaySession, screen_class
@@ -110,8 +111,10 @@ def _bot_names(text: str, count: int) -> list[str]:
     if len(names) != count:
         raise CliError(f"--bots takes one bot name or {count} names separated by commas, not {text!r}")
     for name in names:
-        if name.lower() not in BOTS:
-            raise CliError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")
+        try:
+            parse_bot(name)
+        except ValueError as error:
+            raise CliError(str(error)) from None
     return names
 
 
@@ -305,6 +308,49 @@ def cmd_simulate(args: argparse.Namespace, out: Console, err: Console) -> int:
     stats.print(out, game, args, elapsed)
     return 0
 
+# arena
+
+
+def cmd_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .arena import ArenaConfig, print_summary, run_deals, summarise, to_json, write_plot
+
+    game = make_game(args.game, args.preset, _players_option(args))
+    names = [n.strip() for n in args.bots.split(",") if n.strip()]
+    if not 2 <= len(names) <= game.num_sides:
+        raise CliError(f"--bots takes 2 to {game.num_sides} bots for {game.name} "
+                       f"(one per side at most), not {args.bots!r}")
+    _bot_names(",".join(names), len(names))
+    if args.deals < 1:
+        raise CliError("--deals must be at least 1")
+    if args.workers < 1:
+        raise CliError("--workers must be at least 1")
+    for path in (args.json, args.plot):
+        if path is not None and not Path(path).parent.is_dir():
+            raise CliError(f"cannot write {path}: no directory {Path(path).parent}")
+    config = ArenaConfig(game.name, tuple(names), args.deals, options=dict(game.options),
+                         duplicate=args.duplicate, matches=args.matches, seed=args.seed)
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("deals"), TimeRemainingColumn(), console=err, transient=True)
+    with progress:
+        task = progress.add_task(" vs ".join(names), total=args.deals)
+        try:
+            results = run_deals(config, args.workers, args.ray, lambda result: progress.advance(task))
+        except RuntimeError as error:
+            raise CliError(str(error)) from None
+    summary = summarise(config.bots, results, config.matches)
+    print_summary(out, config, summary)
+    if args.json:
+        Path(args.json).write_text(json.dumps(to_json(config, summary, results), indent=1) + "\n")
+        out.print(f"results written to {args.json}")
+    if args.plot:
+        try:
+            write_plot(Path(args.plot), config, summary)
+        except RuntimeError as error:
+            raise CliError(str(error)) from None
+        out.print(f"plot written to {args.plot}")
+    return 0
+
+
 # solve
 
 
@@ -399,9 +445,10 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat, 0..N-1 (default 0)")
     play.add_argument("--seed", type=int, help="seed of the deals (default: random, shown)")
     play.add_argument("--save", metavar="FILE", help="write the record here after every hand")
-    play.add_argument("--bots", default="random",
-                      help="bot for the other seats, or one per seat from your left, comma-separated "
-                           f"(bots: {', '.join(BOTS)})")
+    play.add_argument("--bots", default=DEFAULT_BOT,
+                      help="bot for the other seats, or one per seat from your left, comma-separated; "
+                           f"options after colons, e.g. pimc:worlds=40 (bots: {', '.join(BOTS)}; "
+                           f"default {DEFAULT_BOT}, see docs/bots.md)")
     game_options(play)
     play.set_defaults(func=cmd_play)
 
@@ -438,6 +485,29 @@ def _build_parser() -> argparse.ArgumentParser:
                        help="actions to apply first, separated by semicolons (e.g. bids)")
     game_options(solve)
     solve.set_defaults(func=cmd_solve)
+
+    arena = sub.add_parser("arena", help="bots play duplicate deals against each other; who is stronger",
+                           description="Play seeded deals with the bots moved round the sides (duplicate), "
+                                       "and print each pair's score difference per deal with a 95%% "
+                                       "interval, win rates, ratings and time per decision.")
+    arena.add_argument("game")
+    arena.add_argument("--bots", default="rules,random",
+                       help="two bots (or one per side), comma-separated; options after colons, "
+                            "e.g. pimc:worlds=16,rules (default rules,random)")
+    arena.add_argument("--deals", type=int, default=100, help="how many deals (default 100)")
+    arena.add_argument("--duplicate", action=argparse.BooleanOptionalAction, default=True,
+                       help="play every deal under every seating of the bots (default on)")
+    arena.add_argument("--matches", action="store_true",
+                       help="each deal is a whole match from its seed (match win rates)")
+    arena.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    arena.add_argument("--seed", type=int, default=1, help="seed of the deals and bots (default 1)")
+    arena.add_argument("--json", metavar="FILE", help="write every result and the summary as JSON")
+    arena.add_argument("--plot", metavar="FILE", help="write a PNG of the running difference and ratings")
+    arena.add_argument("--ray", metavar="ADDRESS",
+                       help="run the deals on Ray: a cluster address, 'auto', or 'local' "
+                            "(needs pip install 'tricktaker[ray]')")
+    game_options(arena)
+    arena.set_defaults(func=cmd_arena)
 
     games = sub.add_parser("games", help="list the games")
     games.set_defaults(func=cmd_games)

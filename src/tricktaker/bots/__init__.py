@@ -13,21 +13,75 @@ own keyword options); new bots register here so that every front end
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 from .base import Bot, View, view_of
+from .ismcts import IsmctsBot
+from .pimc import PimcBot
 from .random_bot import RandomBot
+from .rules import RulesBot
 
-__all__ = ["BOTS", "Bot", "RandomBot", "View", "make_bot", "view_of"]
+__all__ = ["BOTS", "DEFAULT_BOT", "Bot", "IsmctsBot", "PimcBot", "RandomBot", "RulesBot", "View",
+           "make_bot", "parse_bot", "view_of"]
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "rules": RulesBot,
+    "pimc": PimcBot,
+    "ismcts": IsmctsBot,
+}
 """Every bot by name; each factory takes ``seed`` and the bot's keyword options."""
 
+DEFAULT_BOT = "pimc"
+"""The bot ``tricktaker play`` seats by default: the strongest that decides in about a second."""
 
-def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
-    """A bot by registry name; raise ``ValueError`` listing the known names for an unknown one."""
-    factory = BOTS.get(name.lower()) if isinstance(name, str) else None
+
+def _value(text: str) -> Any:
+    """An option value from text: an int, a float, or the text itself."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split a bot spec, ``name`` or ``name:key=value:key=value``, into its name and options.
+
+    Raise ``ValueError`` naming the problem: an unknown bot, an option it does
+    not take, or a piece that is not ``key=value``.
+    """
+    name, *pieces = spec.strip().split(":")
+    name = name.strip().lower()
+    factory = BOTS.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")
-    return factory(seed=seed, **options)
+    takes = [p for p in inspect.signature(factory).parameters if p != "seed"]
+    options: dict[str, Any] = {}
+    for piece in pieces:
+        key, sep, raw = piece.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"bot option must be key=value, not {piece!r} in {spec!r}")
+        if key not in takes:
+            raise ValueError(f"bot {name!r} has no option {key!r} (options: {', '.join(takes) or 'none'})")
+        options[key] = _value(raw.strip())
+    return name, options
+
+
+def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
+    """A bot from its registry name or spec (``"pimc:worlds=40"``); ``options`` add to the spec's.
+
+    Raise ``ValueError`` naming an unknown bot, an unknown option or a bad value.
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot is named by text, not {spec!r} (bots: {', '.join(BOTS)})")
+    name, parsed = parse_bot(spec)
+    parsed.update(options)
+    try:
+        return BOTS[name](seed=seed, **parsed)
+    except TypeError as error:
+        raise ValueError(f"bot {name!r}: {error}") from None

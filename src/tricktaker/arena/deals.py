@@ -1,0 +1,131 @@
+"""One arena deal: who sits where, and playing the deal under every seating.
+
+Luck of the cards swamps skill over a few hundred hands, so the arena plays
+each deal more than once with the bots moved around the table (duplicate, as
+in bridge clubs): a bot that gets good cards in one seating gives them to its
+opponent in the next.  A *lineup* assigns one bot to each side of the game;
+with ``duplicate`` every deal is played under every lineup in which each bot
+holds at least one side (two bots in a partnership game: A-B and B-A; two
+bots in three-player Huutopussi: each bot alone against two copies of the
+other, in every seat).  Without it, deals take the lineups in turn.
+
+Everything here runs in worker processes, so :class:`ArenaConfig` and
+:class:`DealResult` are plain picklable data and :func:`play_deal` is a
+top-level function.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import tricktaker as tt
+
+from ..bots import make_bot, view_of
+from ..engine import Game, State
+
+__all__ = ["ArenaConfig", "DealResult", "Play", "lineups", "play_deal"]
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What an arena run plays: the game and its rules, the bots, how many deals and how."""
+
+    game: str
+    bots: tuple[str, ...]
+    deals: int
+    options: dict[str, Any] = field(default_factory=dict)
+    preset: str | None = None
+    duplicate: bool = True
+    matches: bool = False
+    """Play whole matches from each deal's seed instead of single hands."""
+    seed: int = 1
+
+    def make_game(self) -> Game:
+        return tt.new_game(self.game, preset=self.preset, **self.options)
+
+
+@dataclass(frozen=True)
+class Play:
+    """One deal played under one lineup."""
+
+    lineup: tuple[int, ...]
+    """The bot (index into ``ArenaConfig.bots``) on each side."""
+    points: tuple[float, ...]
+    """Each side's points: the hand's ``hand_points``, or a match's summed over its hands."""
+    winner: int | None
+    """The side that won the match (``matches`` only; None for hands or a draw)."""
+    hands: int
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """A deal under each of its lineups, and how long each bot took per decision."""
+
+    deal: int
+    plays: tuple[Play, ...]
+    decision_times: tuple[tuple[float, ...], ...]
+    """Seconds per decision, per bot (decisions with one legal action not counted)."""
+
+
+def lineups(bots: int, sides: int) -> list[tuple[int, ...]]:
+    """Every assignment of ``bots`` bots to ``sides`` sides that seats each bot at least once."""
+    if bots > sides:
+        raise ValueError(f"{bots} bots cannot share a game of {sides} sides")
+    return [combo for combo in itertools.product(range(bots), repeat=sides) if len(set(combo)) == bots]
+
+
+def deal_seed(config: ArenaConfig, deal: int) -> int:
+    """The seed of deal number ``deal`` (the same for every lineup: that is the duplicate)."""
+    return config.seed * 1_000_003 + deal
+
+
+def play_deal(config: ArenaConfig, deal: int) -> DealResult:
+    """Play deal number ``deal`` under its lineups; deterministic given the config and ``deal``."""
+    game = config.make_game()
+    every = lineups(len(config.bots), game.num_sides)
+    chosen = every if config.duplicate else [every[deal % len(every)]]
+    times: list[list[float]] = [[] for _ in config.bots]
+    plays = tuple(_play(config, game, deal, number, lineup, times) for number, lineup in enumerate(chosen))
+    return DealResult(deal, plays, tuple(tuple(t) for t in times))
+
+
+def _play(config: ArenaConfig, game: Game, deal: int, number: int, lineup: tuple[int, ...],
+          times: list[list[float]]) -> Play:
+    seed = deal_seed(config, deal)
+    seats = range(game.num_players)
+    owner = [lineup[game.side_of(seat)] for seat in seats]
+    bots = [make_bot(config.bots[owner[seat]], seed=(seed * 31 + number) * 8 + seat) for seat in seats]
+    dealer = deal % game.num_players
+    start = game.new_match if config.matches else game.new_hand
+    state = start(seed=seed, dealer=dealer)
+    points = [0.0] * game.num_sides
+    hands = 0
+    while not state.is_over():
+        number_before = state.hand_number
+        _act(state, bots, owner, times, deal)
+        if state.is_over() or state.hand_number != number_before:
+            hands += 1
+            for side, p in enumerate(state.hand_points or ()):  # type: ignore[attr-defined]
+                points[side] += p
+            if not config.matches:
+                break
+    winner = state.winner if config.matches else None  # type: ignore[attr-defined]
+    return Play(lineup, tuple(points), winner, hands)
+
+
+def _act(state: State, bots: list[Any], owner: list[int], times: list[list[float]], deal: int) -> None:
+    """One decision by the bot to act, timed, with any failure named by deal and seat."""
+    seat = state.current_player
+    assert seat is not None
+    view = view_of(state, seat)
+    started = time.perf_counter()
+    try:
+        action = bots[seat].act(view)
+        state.apply(action, seat=seat)
+    except Exception as error:
+        raise RuntimeError(f"deal {deal}, seat {seat}, bot {bots[seat]!r}: {error}") from error
+    if len(view.legal_actions) > 1:
+        times[owner[seat]].append(time.perf_counter() - started)

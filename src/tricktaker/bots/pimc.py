@@ -1,0 +1,138 @@
+"""The PIMC bot: perfect-information Monte Carlo over sampled worlds.
+
+For each decision the bot deals the unseen cards anew many times
+(``View.sample_world``), values every candidate action in each world, and
+plays the action with the best total.  How a world values an action depends
+on where the hand is:
+
+- **Card play the solver can afford** (``solve_cards``: at most that many
+  cards in the bot's hand): ``tt.solve`` gives the exact double-dummy value of
+  every legal action.  This is the classic PIMC of bridge and skat programs.
+- **Everything else** (bidding, sooli answers, exchanges, declarations before
+  play, and the first tricks of games whose full deals are too slow to solve
+  many times a second): the action is applied and the world is played to the
+  end of the hand by the rollout policy (the ``rules`` policies by default);
+  the side's hand reward counts.  Every candidate is rolled out with the same
+  random numbers in a world, so the comparison is between actions, not luck.
+
+Ties go to the action the rules policy would choose, so where the worlds do
+not tell actions apart (many equal cards) the bot still plays naturally.
+Phases with a great many actions (Huutopussi's exchange of 3 cards from 12)
+are narrowed to ``max_candidates``: the rules policy's choice and a seeded
+sample of the rest.
+
+Deterministic given ``seed`` when the ``worlds`` budget binds; a ``time``
+budget stops sampling early at the cost of that.
+"""
+
+from __future__ import annotations
+
+import random
+import time as clock
+
+from ..engine import Action
+from .base import Bot, View
+from .playout import ROLLOUTS, play_out
+
+__all__ = ["SOLVE_CARDS", "PimcBot", "candidates"]
+
+SOLVE_CARDS: dict[str, int] = {
+    "tuppi": 13,
+    "tute": 9,
+    "marjapussi": 9,
+    "bondtolva": 9,
+    "avomarjapussi": 6,
+    "huutopussi": 8,
+}
+"""Per game, the most cards in hand at which a world is solved rather than rolled out.
+
+Chosen so that one solve costs a few milliseconds to tens of milliseconds on a
+typical deal (``bench/bots.py`` measures decision times); larger hands are
+played by rollouts until the solver can afford them.
+"""
+
+
+def candidates(view: View, rng: random.Random, limit: int) -> list[Action]:
+    """The actions worth valuing, the rules policy's choice first (it wins ties).
+
+    All legal actions when there are at most ``limit``; else the rules choice
+    and a seeded sample of the rest.
+    """
+    from .rules import POLICIES
+
+    preferred = POLICIES[view.game.name](view, rng)
+    others = [a for a in view.legal_actions if a is not preferred]
+    if len(others) >= limit:
+        others = rng.sample(others, limit - 1)
+    return [preferred, *others]
+
+
+class PimcBot(Bot):
+    """Samples worlds, values each candidate action in each, plays the best total.
+
+    ``worlds``: worlds per decision; ``time``: seconds per decision at most (at
+    least one world is always used); ``rollout``: the policy that plays worlds
+    to the end of the hand (``rules`` or ``random``); ``solve_cards``: override
+    :data:`SOLVE_CARDS` for the game (0 never solves).
+    """
+
+    name = "pimc"
+
+    def __init__(self, seed: int | None = None, worlds: int = 24, time: float | None = None,
+                 rollout: str = "rules", solve_cards: int | None = None,
+                 max_candidates: int = 12) -> None:
+        if worlds < 1:
+            raise ValueError(f"worlds must be at least 1, not {worlds}")
+        if time is not None and time <= 0:
+            raise ValueError(f"time must be positive seconds, not {time}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout {rollout!r} (rollouts: {', '.join(ROLLOUTS)})")
+        self.seed = seed
+        self.worlds = worlds
+        self.time = time
+        self.rollout = rollout
+        self.solve_cards = solve_cards
+        self.max_candidates = max_candidates
+        self._rng = random.Random(seed)
+
+    def _solves(self, view: View) -> bool:
+        """True when this decision is card play small enough for the solver."""
+        observation = view.observation
+        if observation.get("phase") != "play":
+            return False
+        limit = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS.get(view.game.name, 0)
+        return len(observation["hand"]) <= limit
+
+    def act(self, view: View) -> Action:
+        if not view.legal_actions:
+            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
+        if len(view.legal_actions) == 1:
+            return view.legal_actions[0]
+        rng = self._rng
+        choices = candidates(view, rng, self.max_candidates)
+        totals = dict.fromkeys(choices, 0.0)
+        solving = self._solves(view)
+        side = view.game.side_of(view.seat)
+        rollout = ROLLOUTS[self.rollout]
+        deadline = None if self.time is None else clock.perf_counter() + self.time
+        for _ in range(self.worlds):
+            world = view.sample_world(rng)
+            if solving:
+                from ..solver import solve
+
+                values = solve(world).values
+                for action in choices:
+                    totals[action] += values[action]
+            else:
+                luck = rng.getrandbits(64)
+                for action in choices:
+                    child = world.clone()
+                    child.apply(action)
+                    totals[action] += play_out(child, rollout, random.Random(luck))[side]
+            if deadline is not None and clock.perf_counter() > deadline:
+                break
+        best = max(totals.values())
+        return next(a for a in choices if totals[a] == best)  # choices[0] is the rules choice
+
+    def __repr__(self) -> str:
+        return f"PimcBot(seed={self.seed!r}, worlds={self.worlds}, time={self.time!r})"

@@ -1,0 +1,97 @@
+"""Playing a sampled world to the end of its hand: what the search bots build on.
+
+A search bot owns the worlds it samples (``View.sample_world`` returns a fresh
+state each time), so it may play them out freely.  This module holds the
+pieces every such bot needs, written once:
+
+- :func:`hand_rewards`: what a finished hand was worth to each side, as the
+  side's points minus the other sides' average (a zero-sum number, so "more
+  for me" and "less for them" count the same);
+- :func:`play_out`: play a world to the end of its current hand with a
+  rollout policy (uniformly random, or the ``rules`` policies);
+- :func:`world_view`: a :class:`View` of a world the bot already owns, without
+  the snapshot copy that :func:`~tricktaker.bots.base.view_of` makes to guard
+  the real game, so rollouts with the rules policies stay cheap.
+
+A hand ends when the match moves on to the next hand (``hand_number`` grows) or
+the match is over; ``state.hand_points`` then says what it scored.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ..engine import Action, State
+from .base import View
+
+__all__ = ["ROLLOUTS", "Rollout", "hand_over", "hand_rewards", "play_out", "world_view"]
+
+Rollout = Callable[[State, int, random.Random], Action]
+"""A rollout policy: the action for ``seat`` (the one to act) in a world the bot owns."""
+
+
+def world_view(state: State, seat: int) -> View:
+    """A view of ``state`` for ``seat`` that reads the state live (no snapshot).
+
+    Only for worlds a bot sampled itself: the real game must go through
+    :func:`~tricktaker.bots.base.view_of`, whose snapshot keeps a view valid
+    after the game moves on.  The view still carries only ``seat``'s
+    observation, so a policy cannot see more than that seat may.
+    """
+
+    def no_sampling(rng: random.Random) -> State:
+        raise RuntimeError("a rollout view cannot sample worlds")
+
+    def observer() -> dict[str, object]:
+        return state.observation(seat)
+
+    legal = state.legal_actions() if state.current_player == seat else []
+    return View(seat, legal, state.game, no_sampling, observer)
+
+
+def _random_rollout(state: State, seat: int, rng: random.Random) -> Action:
+    return rng.choice(state.legal_actions())
+
+
+def _rules_rollout(state: State, seat: int, rng: random.Random) -> Action:
+    from .rules import POLICIES  # the rules bot imports this module's siblings; import late
+
+    view = world_view(state, seat)
+    if len(view.legal_actions) == 1:
+        return view.legal_actions[0]
+    return POLICIES[state.game.name](view, rng)
+
+
+ROLLOUTS: dict[str, Rollout] = {"random": _random_rollout, "rules": _rules_rollout}
+"""Rollout policies by name: ``random`` is fastest, ``rules`` plays like the rules bot."""
+
+
+def hand_over(state: State, hand_number: int) -> bool:
+    """True once the hand that was ``hand_number`` has ended (or the match is over)."""
+    return state.is_over() or state.hand_number != hand_number
+
+
+def hand_rewards(state: State) -> list[float]:
+    """Each side's reward for the hand just finished: its points minus the other sides' average.
+
+    ``state.hand_points`` is what the last finished hand scored per side (Tuppi's
+    contract points, Tute's round points, the Marjapussi family's hand points,
+    Huutopussi's change of score).  The rewards sum to zero.
+    """
+    points = getattr(state, "hand_points", None)
+    sides = state.game.num_sides
+    if not points:
+        return [0.0] * sides
+    total = float(sum(points))
+    return [p - (total - p) / (sides - 1) for p in map(float, points)]
+
+
+def play_out(state: State, rollout: Rollout, rng: random.Random) -> list[float]:
+    """Play ``state`` (a world the caller owns) to the end of its hand; each side's reward."""
+    number = state.hand_number
+    while not hand_over(state, number):
+        seat = state.current_player
+        assert seat is not None
+        state.apply(rollout(state, seat, rng))
+    return hand_rewards(state)

@@ -1,0 +1,54 @@
+"""The ``rules`` bot: a per-game heuristic player, the way a sound club player plays.
+
+Each game family has one module with a ``choose(view, rng)`` policy that
+reads only the :class:`~tricktaker.bots.base.View` (the seat's observation and
+legal actions) and returns one legal action.  The policies follow the
+strategy advice of the seed texts (``shared/seeds``): when to bid, what to
+exchange, when to declare, how to lead, follow and discard.  They are cheap
+(no search), so the search bots also use them to simulate phases they do not
+solve.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ...engine import Action
+from ..base import Bot, View
+from . import huutopussi, marriages, tuppi, tute
+
+__all__ = ["POLICIES", "RulesBot", "Policy"]
+
+Policy = Callable[[View, random.Random], Action]
+"""A rules policy: one legal action of ``view`` (``rng`` only breaks ties)."""
+
+POLICIES: dict[str, Policy] = {
+    "tuppi": tuppi.choose,
+    "tute": tute.choose,
+    "marjapussi": marriages.choose,
+    "bondtolva": marriages.choose,
+    "avomarjapussi": marriages.choose,
+    "huutopussi": huutopussi.choose,
+}
+"""The policy of each game, by the game's registry name."""
+
+
+class RulesBot(Bot):
+    """Plays every phase of every game by its game's heuristic policy; deterministic given ``seed``."""
+
+    name = "rules"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def act(self, view: View) -> Action:
+        if not view.legal_actions:
+            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
+        if len(view.legal_actions) == 1:
+            return view.legal_actions[0]
+        return POLICIES[view.game.name](view, self._rng)
+
+    def __repr__(self) -> str:
+        return f"RulesBot(seed={self.seed!r})"
