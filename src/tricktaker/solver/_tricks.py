@@ -36,9 +36,14 @@ What makes it fast (each is standard in double-dummy solvers):
   top card); low cards when partner already wins; discards low from long
   suits, sparing suits whose top card it holds.
 - **Quick tricks.**  A leader whose side holds the top cards of suits counts
-  the sure tricks before searching: its own top cards, or, with a small card
-  to a partner's top card, the partner's top cards plus the leader's where
-  the partner can follow to them all.
+  the sure tricks before searching: its own top cards (and its low cards of a
+  suit once those top cards have drawn every other hand's cards there), or,
+  with a small card to a partner's top card, the partner's top cards plus the
+  leader's where the partner can follow to them all.  A cut-off pins only the
+  top cards it needed.  The second hand counts them too: when its side holds
+  a card above the card led and the third hand's cards, it wins the trick and
+  then cashes its top cards, which often decides a test one card into the
+  trick.
 - **Later tricks.**  A side on lead that needs every trick left can keep the
   lead only in suits whose top card it holds, each at most as often as its
   longest hand there; if those add up to fewer tricks, it fails.
@@ -281,22 +286,115 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
 
 
 @njit(cache=True, inline="always")
-def _runs(live: int, own: int) -> tuple[int, int, int]:
-    """A hand's sure tricks: how many top cards of their suits it holds in unbroken runs,
-    those cards, and the suits (bit per suit) whose top card it holds."""
+def _runs(live: int, hands: np.ndarray, seat: int, skip_suit: int) -> tuple[int, int, int]:
+    """A hand's sure tricks if it keeps the lead: how many, the cards they pin, and the suits
+    (bit per suit) whose top card it holds.
+
+    In each suit the hand cashes its unbroken run of top cards; when no other hand holds more
+    cards of the suit than that run, the others are void by then and the hand's low cards of
+    the suit win too.  Only the run is pinned: the lengths, part of every table key, carry the
+    rest.  ``skip_suit`` (or -1) is left out.
+    """
+    own = hands[seat]
     q = 0
     run = 0
     tops = 0
     for s in range(4):
-        m = live & _suit_mask(s)
-        if m and own & _top(m):
-            tops |= 1 << s
+        sm = _suit_mask(s)
+        m = live & sm
+        if s == skip_suit or not (m and own & _top(m)):
+            continue
+        tops |= 1 << s
+        r = 0
         while m and own & _top(m):
             t = _top(m)
             run |= t
             m ^= t
-            q += 1
+            r += 1
+        longest = 0
+        for o in range(4):
+            if o != seat:
+                longest = max(longest, _popcount(hands[o] & sm))
+        q += _popcount(own & sm) if longest <= r else r
     return q, run, tops
+
+
+@njit(cache=True)
+def _pins(live: int, hands: np.ndarray, seat: int, skip_suit: int, need: int) -> int:
+    """The fewest cards to pin for ``need`` of the sure tricks :func:`_runs` counts.
+
+    A cut-off needs only enough sure tricks, so only the top cards of the runs that make them
+    up are pinned (all of a run only where its long cards are counted too): fewer pinned cards
+    let the table entry serve more positions.
+    """
+    own = hands[seat]
+    pin = 0
+    for s in range(4):
+        if need <= 0:
+            break
+        sm = _suit_mask(s)
+        m = live & sm
+        if s == skip_suit or not (m and own & _top(m)):
+            continue
+        longest = 0
+        for o in range(4):
+            if o != seat:
+                longest = max(longest, _popcount(hands[o] & sm))
+        r = 0
+        cards = 0
+        while m and own & _top(m):
+            t = _top(m)
+            cards |= t
+            m ^= t
+            r += 1
+            if r == need:
+                break
+        if r < need and longest <= r:
+            need -= _popcount(own & sm)
+        else:
+            need -= r
+        pin |= cards
+    return pin
+
+
+@njit(cache=True)
+def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, side: np.ndarray,
+                 maxside: int, counted: int, target: int) -> int:
+    """Quick tricks for the second hand's side (four-handed tricks): answer at once, or -1.
+
+    When the second hand or its partner holds a card of the suit led above the card led and
+    every card of the third hand there, their side wins this trick whatever is played.  The
+    hand holding that card then leads and cashes its sure tricks in the other suits.  If those
+    decide the target, the trick need not be searched: the winning card and the cashed runs
+    are pinned.
+    """
+    leader = f[d, F_LEADER]
+    seat = order[leader, 1]
+    mate = order[leader, 3]
+    third = order[leader, 2]
+    sside = side[seat]
+    if side[mate] != sside or side[third] == sside or (sside == counted) != (sside == maxside):
+        return -1
+    sm = _suit_mask(f[d, F_LEAD_SUIT])
+    ours = (hands[seat] | hands[mate]) & sm
+    if not ours:
+        return -1
+    t = _top(ours | (hands[third] & sm) | f[d, F_BEST])
+    if not ours & t:
+        return -1
+    won = f[d, F_WON]
+    rem = _popcount(hands[seat])
+    hh = seat if hands[seat] & t else mate
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    q, run, _ = _runs(live, hands, hh, f[d, F_LEAD_SUIT])
+    q += 1
+    if sside == counted and won + q >= target:
+        f[d, F_RELEVANT] = _pins(live, hands, hh, f[d, F_LEAD_SUIT], target - won - 1) | t
+        return 1
+    if sside != counted and won + rem - q < target:
+        f[d, F_RELEVANT] = _pins(live, hands, hh, f[d, F_LEAD_SUIT], won + rem - target) | t
+        return 0
+    return -1
 
 
 # Fields of one frame of the explicit search stack (one frame per card played).
@@ -353,14 +451,15 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
         if (lside == counted) == (lside == maxside):
             # the leader's side wants tricks for itself: its top cards are sure tricks
             live = hands[0] | hands[1] | hands[2] | hands[3]
-            q, run, _ = _runs(live, hands[leader])
+            q, run, _ = _runs(live, hands, leader, -1)
+            solo = True
             for i in range(1, tsize):
                 p = order[leader, i]
                 if side[p] != lside:
                     continue
                 # the leader cashes its top cards where the partner can follow to them all,
                 # leads a small card to a partner's top card, and the partner cashes its own
-                qp, runp, tops = _runs(live, hands[p])
+                qp, runp, tops = _runs(live, hands, p, -1)
                 entry = False
                 for s in range(4):
                     if tops >> s & 1 and hands[leader] & _suit_mask(s):
@@ -375,11 +474,12 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                 if qp > q:
                     q = qp
                     run = runp
+                    solo = False
             if lside == counted and won + q >= target:
-                f[d, F_RELEVANT] = run
+                f[d, F_RELEVANT] = _pins(live, hands, leader, -1, target - won) if solo else run
                 return 1
             if lside != counted and won + rem - q < target:
-                f[d, F_RELEVANT] = run
+                f[d, F_RELEVANT] = _pins(live, hands, leader, -1, won + rem - target + 1) if solo else run
                 return 0
             # later tricks: a side on lead that needs every trick left keeps the lead only by
             # leading suits whose top card it holds, each at most as often as its longest hand there
@@ -419,6 +519,10 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
         f[d, F_PB] = pb
         f[d, F_PC] = pc
         f[d, F_PD] = pd
+    elif pos == 1 and tsize == 4:
+        ans = _second_hand(f, d, hands, order, side, maxside, counted, target)
+        if ans >= 0:
+            return ans
     seat = order[leader, pos]
     f[d, F_HAND] = hands[seat]
     f[d, F_NM] = moves_of(hands, order, tsize, side, leader, pos, f[d, F_LEAD_SUIT], f[d, F_BEST],
