@@ -6,30 +6,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from bot_helpers import fill, play_match, rules_action, rules_against_random
 
 import tricktaker as tt
-from tricktaker.bots import make_bot, view_of
 from tricktaker.engine import State
-
-
-def fill(game: tt.Game, sizes: list[int], given: list[str]) -> list[str]:
-    """A deal: each pile's given cards, topped up with the deck's remaining cards in order."""
-    used = {c.upper() for pile in given for c in pile.split()}
-    rest = [c.text for c in game.deck.cards if c.text not in used]
-    piles = []
-    for size, pile in zip(sizes, given, strict=True):
-        cards = pile.split()
-        while len(cards) < size:
-            cards.append(rest.pop(0))
-        piles.append(" ".join(cards))
-    return piles
-
-
-def rules_action(state: State) -> str:
-    seat = state.current_player
-    assert seat is not None
-    return make_bot("rules", seed=0).act(view_of(state, seat)).text
-
 
 STRONG = "AH TH KH QH AD KD QD AS AC"
 WEAK = "6S 7S 8S 6H 7H 9D 8D 7C 8C"
@@ -139,39 +119,12 @@ def test_rules_bots_finish_whole_matches(options: dict[str, object]) -> None:
     game = tt.new_game("huutopussi", **options)
     start = time.perf_counter()
     for seed in range(2):
-        state = game.new_match(seed=seed)
-        bots = [make_bot("rules", seed=seed + k) for k in range(game.num_players)]
-        while not state.is_over():
-            seat = state.current_player
-            assert seat is not None
-            state.apply(bots[seat].act(view_of(state, seat)))
+        state = play_match(game, ["rules"], seed)
         assert state.winner is not None
         assert state.observation(None)["hand_number"] < 40
     assert time.perf_counter() - start < 10
 
 
-def duplicate_total(options: dict[str, object], deals: int) -> float:
-    """Rules seats minus the others, each deal played with every seat rotation."""
-    game = tt.new_game("huutopussi", **options)
-    n = game.num_players
-    total = 0.0
-    for seed in range(deals):
-        for first in range(2 if n == 4 else 3):
-            rules_seats = {first, first + 2} if n == 4 else {first}
-            state = game.new_hand(seed=seed, dealer=seed % n)
-            bots = [make_bot("rules" if s in rules_seats else "random", seed=seed) for s in range(n)]
-            while not state.is_over():
-                seat = state.current_player
-                assert seat is not None
-                state.apply(bots[seat].act(view_of(state, seat)))
-            points = state.hand_points
-            assert points is not None
-            side = game.side_of(first)
-            others = [p for s, p in enumerate(points) if s != side]
-            total += points[side] - sum(others) / len(others)
-    return total
-
-
 @pytest.mark.parametrize("options", [{}, {"players": 3}])
 def test_rules_beat_random_over_duplicate_deals(options: dict[str, object]) -> None:
-    assert duplicate_total(options, 30) > 0
+    assert rules_against_random("huutopussi", 30, **options).low > 0

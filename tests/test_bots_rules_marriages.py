@@ -6,29 +6,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from bot_helpers import fill, play_match, rules_action, rules_against_random
 
 import tricktaker as tt
-from tricktaker.bots import make_bot, view_of
 from tricktaker.engine import State
-
-
-def fill(game: tt.Game, sizes: list[int], given: list[str]) -> list[str]:
-    """A deal: each pile's given cards, topped up with the deck's remaining cards in order."""
-    used = {c.upper() for pile in given for c in pile.split()}
-    rest = [c.text for c in game.deck.cards if c.text not in used]
-    piles = []
-    for size, pile in zip(sizes, given, strict=True):
-        cards = pile.split()
-        while len(cards) < size:
-            cards.append(rest.pop(0))
-        piles.append(" ".join(cards))
-    return piles
-
-
-def rules_action(state: State) -> str:
-    seat = state.current_player
-    assert seat is not None
-    return make_bot("rules", seed=0).act(view_of(state, seat)).text
 
 
 def marjapussi_after_first_trick(seat0: str, scores: tuple[int, int] = (0, 0), **options: object) -> State:
@@ -139,38 +120,12 @@ def test_rules_bots_finish_whole_matches(name: str, options: dict[str, object]) 
     game = tt.new_game(name, **options)
     start = time.perf_counter()
     for seed in range(2):
-        state = game.new_match(seed=seed)
-        bots = [make_bot("rules", seed=seed + k) for k in range(game.num_players)]
-        while not state.is_over():
-            seat = state.current_player
-            assert seat is not None
-            state.apply(bots[seat].act(view_of(state, seat)))
+        state = play_match(game, ["rules"], seed)
         assert state.winner is not None
     assert time.perf_counter() - start < 10
-
-
-def duplicate_total(name: str, options: dict[str, object], deals: int) -> float:
-    """Rules side minus the others over duplicate deals (each deal played with the sides swapped)."""
-    game = tt.new_game(name, **options)
-    n = game.num_players
-    total = 0.0
-    for seed in range(deals):
-        for first in range(2):
-            rules_seats = {first, first + 2} if n == 4 else {first}
-            state = game.new_hand(seed=seed, dealer=seed % n)
-            bots = [make_bot("rules" if s in rules_seats else "random", seed=seed) for s in range(n)]
-            while not state.is_over():
-                seat = state.current_player
-                assert seat is not None
-                state.apply(bots[seat].act(view_of(state, seat)))
-            points = state.hand_points
-            assert points is not None
-            side = game.side_of(first)
-            total += points[side] - points[1 - side]
-    return total
 
 
 @pytest.mark.parametrize(("name", "options"), [("marjapussi", {}), ("bondtolva", {}),
                                                ("bondtolva", {"players": 2}), ("avomarjapussi", {})])
 def test_rules_beat_random_over_duplicate_deals(name: str, options: dict[str, object]) -> None:
-    assert duplicate_total(name, options, 30) > 20
+    assert rules_against_random(name, 30, **options).low > 0

@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 
 import pytest
+from bot_helpers import play_match, rules_action, rules_against_random
 
 import tricktaker as tt
-from tricktaker.bots import make_bot, view_of
 
 ALL = [c.text for c in tt.SPANISH_40.cards]
 
@@ -32,11 +32,6 @@ def habanero_deal(hand0: str, hand1: str, upcard: str) -> list[str]:
     return [hand0, hand1, upcard, *(c for c in ALL if c not in used)]
 
 
-def bot_action(state: tt.State) -> str:
-    """What the rules bot does for the seat to act."""
-    return make_bot("rules", seed=1).act(view_of(state, state.current_player)).text
-
-
 # -- declarations and the exchange -------------------------------------------------------
 
 
@@ -46,9 +41,9 @@ def test_sings_las_cuarenta_before_the_veinte():
     state.apply("play 1E")
     state.apply("play 7E")
     assert state.current_player == 1
-    assert bot_action(state) == "sing 40"  # bastos are trumps
+    assert rules_action(state) == "sing 40"  # bastos are trumps
     state.apply("sing 40")
-    assert bot_action(state) == "sing 20 C"
+    assert rules_action(state) == "sing 20 C"
 
 
 def test_declares_tute_with_four_kings():
@@ -56,14 +51,14 @@ def test_declares_tute_with_four_kings():
         deal=habanero_deal("7E 6E 5E 4E 2O 4O 5O 6O", "1E 12O 12C 12E 12B 2B 4B 5B", "7B"), dealer=0)
     state.apply("play 1E")
     state.apply("play 7E")
-    assert bot_action(state) == "tute"
+    assert rules_action(state) == "tute"
 
 
 def test_exchanges_the_seven_of_trumps_for_the_upcard():
     state = tt.new_game("tute", players=2).new_hand(
         deal=habanero_deal("7E 6E 5E 4E 2O 4O 5O 6O", "7B 12O 11O 12C 2C 2B 4B 5B", "1B"), dealer=0)
     assert "exchange" in [a.text for a in state.legal_actions()]
-    assert bot_action(state) == "exchange"
+    assert rules_action(state) == "exchange"
 
 
 def test_pairs_partner_sings_in_the_declare_phase():
@@ -73,8 +68,8 @@ def test_pairs_partner_sings_in_the_declare_phase():
         state.apply(f"play {card}")
     assert state.observation(None)["phase"] == "declare"
     while state.current_player != 1:
-        state.apply(bot_action(state))
-    assert bot_action(state) == "sing 20 C"
+        state.apply(rules_action(state))
+    assert rules_action(state) == "sing 20 C"
 
 
 # -- card play -----------------------------------------------------------------------------
@@ -88,7 +83,7 @@ def test_loads_points_on_partners_sure_trick():
     state.apply("play 1C")
     state.apply("play 6C")
     assert state.current_player == 1
-    assert bot_action(state) == "play 3C"
+    assert rules_action(state) == "play 3C"
 
 
 def test_trumps_a_point_trick_with_the_smallest_trump():
@@ -97,7 +92,7 @@ def test_trumps_a_point_trick_with_the_smallest_trump():
         deal=pairs_deal("", "", "1O 2O 4O 1E 3E 12E 11E 10E 7E 6E", "3C", trump="5O"), dealer=0)
     state.apply("play 3C")
     assert state.current_player == 2
-    assert bot_action(state) == "play 2O"
+    assert rules_action(state) == "play 2O"
 
 
 def test_dumps_a_white_card_on_a_lost_trick():
@@ -105,7 +100,7 @@ def test_dumps_a_white_card_on_a_lost_trick():
     state = tt.new_game("tute").new_hand(
         deal=pairs_deal("", "", "3C 7C 1E 3E 12E 11E 10E 1B 3B 12B", "1C", trump="2O"), dealer=0)
     state.apply("play 1C")
-    assert bot_action(state) == "play 7C"
+    assert rules_action(state) == "play 7C"
 
 
 def test_keeps_the_rey_and_caballo_for_the_cante():
@@ -113,7 +108,7 @@ def test_keeps_the_rey_and_caballo_for_the_cante():
     state = tt.new_game("tute").new_hand(
         deal=pairs_deal("", "", "12E 11E 10E 1B 3B 12B 1O 3O 7O 6O", "1E", trump="2C"), dealer=0)
     state.apply("play 1E")
-    assert bot_action(state) == "play 10E"
+    assert rules_action(state) == "play 10E"
 
 
 def test_habanero_second_player_wins_a_point_lead_cheaply():
@@ -121,19 +116,10 @@ def test_habanero_second_player_wins_a_point_lead_cheaply():
     state = tt.new_game("tute", players=2).new_hand(
         deal=habanero_deal("1B 7E 2C 4C 5C 6C 7C 2O", "3B 4B 5B 6B 7B 2B 4O 5O", "10E"), dealer=0)
     state.apply("play 3B")
-    assert bot_action(state) == "play 1B"
+    assert rules_action(state) == "play 1B"
 
 
 # -- whole matches and strength ------------------------------------------------------------
-
-
-def play_match(game: tt.Game, seed: int) -> tt.State:
-    state = game.new_match(seed=seed)
-    bots = [make_bot("rules", seed=seed + s) for s in range(game.num_players)]
-    while not state.is_over():
-        seat = state.current_player
-        state.apply(bots[seat].act(view_of(state, seat)))
-    return state
 
 
 @pytest.mark.parametrize("options", [
@@ -145,27 +131,11 @@ def play_match(game: tt.Game, seed: int) -> tt.State:
 def test_rules_bots_play_a_whole_match(options):
     game = tt.new_game("tute", **options)
     start = time.perf_counter()
-    state = play_match(game, seed=5)
+    state = play_match(game, ["rules"], seed=5)
     assert state.is_over() and state.winner is not None
     assert time.perf_counter() - start < 10
 
 
-def duel(game: tt.Game, deals: int) -> float:
-    """Rules side minus random side, round points summed over duplicate deals."""
-    total = 0.0
-    n = game.num_players
-    for seed in range(deals):
-        for rules_side in (0, 1):
-            state = game.new_hand(seed=seed, dealer=seed % n)
-            bots = {rules_side: make_bot("rules", seed=seed), 1 - rules_side: make_bot("random", seed=seed)}
-            while not state.is_over():
-                seat = state.current_player
-                state.apply(bots[game.side_of(seat)].act(view_of(state, seat)))
-            points = state.hand_points
-            total += points[rules_side] - points[1 - rules_side]
-    return total
-
-
 @pytest.mark.parametrize("preset", ["pairs", "habanero"])
 def test_rules_beats_random_over_duplicate_deals(preset):
-    assert duel(tt.new_game("tute", preset=preset), 30) > 0
+    assert rules_against_random("tute", 30, preset=preset).low > 0

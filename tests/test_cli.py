@@ -355,8 +355,7 @@ def test_replay_of_a_tampered_record_exits_2(finished_record: Path, tmp_path: Pa
     record = json.loads(finished_record.read_text())
     actions = record["hands"][0]["actions"]
     index = next(i for i, a in enumerate(actions) if a.startswith("play"))
-    player_cards = actions[index].split()[1]
-    actions[index] = "play " + ("2C" if player_cards != "2C" else "3C")
+    actions[index] = actions[index + 1]  # the next player's card: not in the leader's hand
     bad = tmp_path / "tampered.json"
     bad.write_text(json.dumps(record))
     assert cli.main(["replay", str(bad)]) == 2

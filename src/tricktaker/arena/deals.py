@@ -88,16 +88,17 @@ def play_deal(config: ArenaConfig, deal: int) -> DealResult:
     every = lineups(len(config.bots), game.num_sides)
     chosen = every if config.duplicate else [every[deal % len(every)]]
     times: list[list[float]] = [[] for _ in config.bots]
-    plays = tuple(_play(config, game, deal, number, lineup, times) for number, lineup in enumerate(chosen))
+    plays = tuple(_play(config, game, deal, lineup, times) for lineup in chosen)
     return DealResult(deal, plays, tuple(tuple(t) for t in times))
 
 
-def _play(config: ArenaConfig, game: Game, deal: int, number: int, lineup: tuple[int, ...],
+def _play(config: ArenaConfig, game: Game, deal: int, lineup: tuple[int, ...],
           times: list[list[float]]) -> Play:
     seed = deal_seed(config, deal)
     seats = range(game.num_players)
     owner = [lineup[game.side_of(seat)] for seat in seats]
-    bots = [make_bot(config.bots[owner[seat]], seed=(seed * 31 + number) * 8 + seat) for seat in seats]
+    # A seat's bot has the same seed in every lineup, so identical bots replay identically.
+    bots = [make_bot(config.bots[owner[seat]], seed=seed * 8 + seat) for seat in seats]
     dealer = deal % game.num_players
     start = game.new_match if config.matches else game.new_hand
     state = start(seed=seed, dealer=dealer)

@@ -86,18 +86,33 @@ def view_of(state: State, seat: int) -> View:
 
 
 class Bot(ABC):
-    """A player program.  Subclasses set ``name`` and implement :meth:`act`.
+    """A player program.  Subclasses set ``name`` and implement :meth:`decide`.
 
     A bot may keep memory between calls (a random generator, a search tree),
-    but it learns about the game only from the views it is given.
+    but it learns about the game only from the views it is given.  Every bot
+    takes a ``seed`` and draws only from its own generator, so a seeded bot
+    replays the same game exactly, whatever else in the process uses
+    :mod:`random`.
     """
 
     name: ClassVar[str]
     """The registry name, as ``make_bot`` and ``tricktaker play --bots`` take it."""
 
-    @abstractmethod
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
     def act(self, view: View) -> Action:
-        """Choose one of ``view.legal_actions``."""
+        """Choose one of ``view.legal_actions``: the only one if there is one, else :meth:`decide`."""
+        if not view.legal_actions:
+            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
+        if len(view.legal_actions) == 1:
+            return view.legal_actions[0]
+        return self.decide(view)
+
+    @abstractmethod
+    def decide(self, view: View) -> Action:
+        """Choose among two or more legal actions (``view.legal_actions``)."""
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name!r}>"
+        return f"{type(self).__name__}(seed={self.seed!r})"

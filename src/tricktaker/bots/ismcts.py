@@ -27,12 +27,11 @@ when the ``iterations`` budget binds.
 from __future__ import annotations
 
 import math
-import random
 import time as clock
 
 from ..engine import Action, State
 from .base import Bot, View
-from .playout import ROLLOUTS, hand_over, hand_rewards, play_out, world_view
+from .playout import ROLLOUTS, check_budget, hand_over, hand_rewards, play_out, world_view
 
 __all__ = ["IsmctsBot"]
 
@@ -63,25 +62,16 @@ class IsmctsBot(Bot):
 
     def __init__(self, seed: int | None = None, iterations: int = 300, time: float | None = None,
                  rollout: str = "rules", exploration: float = 0.7, max_candidates: int = 12) -> None:
-        if iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if time is not None and time <= 0:
-            raise ValueError(f"time must be positive seconds, not {time}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"unknown rollout {rollout!r} (rollouts: {', '.join(ROLLOUTS)})")
-        self.seed = seed
+        check_budget("iterations", iterations, time, rollout)
+        super().__init__(seed)
         self.iterations = iterations
         self.time = time
         self.rollout = rollout
         self.exploration = exploration
         self.max_candidates = max_candidates
-        self._rng = random.Random(seed)
+        self._scale = 1.0
 
-    def act(self, view: View) -> Action:
-        if not view.legal_actions:
-            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
-        if len(view.legal_actions) == 1:
-            return view.legal_actions[0]
+    def decide(self, view: View) -> Action:
         root = _Node(side=-1)
         self._scale = 1.0
         deadline = None if self.time is None else clock.perf_counter() + self.time

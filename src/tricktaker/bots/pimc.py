@@ -32,23 +32,24 @@ import time as clock
 
 from ..engine import Action
 from .base import Bot, View
-from .playout import ROLLOUTS, play_out
+from .playout import ROLLOUTS, check_budget, play_out
 
 __all__ = ["SOLVE_CARDS", "PimcBot", "candidates"]
 
 SOLVE_CARDS: dict[str, int] = {
-    "tuppi": 13,
-    "tute": 9,
-    "marjapussi": 9,
-    "bondtolva": 9,
+    "tuppi": 9,
+    "tute": 8,
+    "marjapussi": 7,
+    "bondtolva": 6,
     "avomarjapussi": 6,
     "huutopussi": 8,
 }
 """Per game, the most cards in hand at which a world is solved rather than rolled out.
 
-Chosen so that one solve costs a few milliseconds to tens of milliseconds on a
-typical deal (``bench/bots.py`` measures decision times); larger hands are
-played by rollouts until the solver can afford them.
+Measured (docs/bots.md): at these sizes a typical solve takes milliseconds to
+a few tens of milliseconds, and one more card multiplies that by five to
+fifty.  While a stock lasts (two-player Tute and Bondtolva) worlds are not
+solved at all: the unknown order of the stock makes them far deeper.
 """
 
 
@@ -81,19 +82,13 @@ class PimcBot(Bot):
     def __init__(self, seed: int | None = None, worlds: int = 24, time: float | None = None,
                  rollout: str = "rules", solve_cards: int | None = None,
                  max_candidates: int = 12) -> None:
-        if worlds < 1:
-            raise ValueError(f"worlds must be at least 1, not {worlds}")
-        if time is not None and time <= 0:
-            raise ValueError(f"time must be positive seconds, not {time}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"unknown rollout {rollout!r} (rollouts: {', '.join(ROLLOUTS)})")
-        self.seed = seed
+        check_budget("worlds", worlds, time, rollout)
+        super().__init__(seed)
         self.worlds = worlds
         self.time = time
         self.rollout = rollout
         self.solve_cards = solve_cards
         self.max_candidates = max_candidates
-        self._rng = random.Random(seed)
 
     def _solves(self, view: View) -> bool:
         """True when this decision is card play small enough for the solver."""
@@ -101,13 +96,9 @@ class PimcBot(Bot):
         if observation.get("phase") != "play":
             return False
         limit = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS.get(view.game.name, 0)
-        return len(observation["hand"]) <= limit
+        return len(observation["hand"]) <= limit and not observation.get("stock_size")
 
-    def act(self, view: View) -> Action:
-        if not view.legal_actions:
-            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
-        if len(view.legal_actions) == 1:
-            return view.legal_actions[0]
+    def decide(self, view: View) -> Action:
         rng = self._rng
         choices = candidates(view, rng, self.max_candidates)
         totals = dict.fromkeys(choices, 0.0)

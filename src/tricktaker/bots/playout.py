@@ -25,7 +25,7 @@ from collections.abc import Callable
 from ..engine import Action, State
 from .base import View
 
-__all__ = ["ROLLOUTS", "Rollout", "hand_over", "hand_rewards", "play_out", "world_view"]
+__all__ = ["ROLLOUTS", "Rollout", "check_budget", "hand_over", "hand_rewards", "play_out", "world_view"]
 
 Rollout = Callable[[State, int, random.Random], Action]
 """A rollout policy: the action for ``seat`` (the one to act) in a world the bot owns."""
@@ -95,3 +95,13 @@ def play_out(state: State, rollout: Rollout, rng: random.Random) -> list[float]:
         assert seat is not None
         state.apply(rollout(state, seat, rng))
     return hand_rewards(state)
+
+
+def check_budget(what: str, count: int, time: float | None, rollout: str) -> None:
+    """Refuse a search budget that cannot work, naming the option (``what`` is the count's name)."""
+    if count < 1:
+        raise ValueError(f"{what} must be at least 1, not {count}")
+    if time is not None and time <= 0:
+        raise ValueError(f"time must be positive seconds, not {time}")
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"unknown rollout {rollout!r} (rollouts: {', '.join(ROLLOUTS)})")

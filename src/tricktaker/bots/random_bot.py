@@ -8,8 +8,6 @@ else in the process uses :mod:`random`.
 
 from __future__ import annotations
 
-import random
-
 from ..engine import Action
 from .base import Bot, View
 
@@ -21,14 +19,5 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
-
-    def act(self, view: View) -> Action:
-        if not view.legal_actions:
-            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
+    def decide(self, view: View) -> Action:
         return self._rng.choice(view.legal_actions)
-
-    def __repr__(self) -> str:
-        return f"RandomBot(seed={self.seed!r})"

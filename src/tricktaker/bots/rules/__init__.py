@@ -39,16 +39,5 @@ class RulesBot(Bot):
 
     name = "rules"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
-
-    def act(self, view: View) -> Action:
-        if not view.legal_actions:
-            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
-        if len(view.legal_actions) == 1:
-            return view.legal_actions[0]
+    def decide(self, view: View) -> Action:
         return POLICIES[view.game.name](view, self._rng)
-
-    def __repr__(self) -> str:
-        return f"RulesBot(seed={self.seed!r})"

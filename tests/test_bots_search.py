@@ -1,0 +1,167 @@
+"""The search bots (PIMC, ISMCTS) and the bot registry: every game to the end, seeded, honest.
+
+Strength is measured by the arena (docs/bots.md); these tests check that the
+bots work everywhere, replay exactly from a seed, use the solver where they
+should, and take only what a view gives them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from bot_helpers import play_match
+
+import tricktaker as tt
+from tricktaker.bots import BOTS, IsmctsBot, PimcBot, make_bot, parse_bot, view_of
+from tricktaker.bots import pimc as pimc_module
+from tricktaker.bots.playout import hand_rewards
+
+VARIANTS = {
+    "tuppi": ("tuppi", {"target": 16}),
+    "tuppi-tournament": ("tuppi", {"preset": "tournament", "hand_limit": 16}),
+    "tute-pairs": ("tute", {"rounds_to_win": 1}),
+    "tute-habanero": ("tute", {"players": 2, "rounds_to_win": 1}),
+    "marjapussi": ("marjapussi", {"preset": "short"}),
+    "bondtolva": ("bondtolva", {}),
+    "bondtolva-two": ("bondtolva", {"players": 2}),
+    "avomarjapussi": ("avomarjapussi", {"target": 10}),
+    "huutopussi": ("huutopussi", {}),
+    "huutopussi-three": ("huutopussi", {"players": 3}),
+}
+"""Every game and variant, with shorter matches where an option allows."""
+
+SMALL = {"pimc": "pimc:worlds=1:max_candidates=4", "ismcts": "ismcts:iterations=6"}
+"""Budgets small enough to play whole matches in a test (the play is weak but complete)."""
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_search_bots_play_a_whole_match_of_every_variant(variant: str) -> None:
+    name, options = VARIANTS[variant]
+    game = tt.new_game(name, **options)
+    specs = [SMALL["pimc"], SMALL["ismcts"], "rules"]
+    state = play_match(game, specs, seed=3)
+    assert state.is_over()
+    assert state.winner is not None or getattr(state, "draw", False)
+
+
+@pytest.mark.parametrize("spec", ["pimc:worlds=3", "ismcts:iterations=30"])
+def test_search_bots_replay_exactly_from_a_seed(spec: str) -> None:
+    game = tt.new_game("tute")
+
+    def decisions(seed: int) -> list[str]:
+        state = game.new_hand(seed=11)
+        bot = make_bot(spec, seed=seed)
+        chosen = []
+        for _ in range(12):
+            seat = state.current_player
+            assert seat is not None
+            view = view_of(state, seat)
+            action = bot.act(view)
+            if len(view.legal_actions) > 1:
+                chosen.append(str(action))
+            state.apply(action)
+        return chosen
+
+    assert decisions(5) == decisions(5)
+
+
+def test_pimc_solves_small_card_play_and_rolls_out_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bidding and big hands go by rollouts; once the hand is small enough, every world is solved."""
+    import tricktaker.solver as solver
+
+    calls = []
+
+    def counting_solve(state: tt.State) -> object:
+        calls.append(len(state.hand(state.current_player)))  # type: ignore[attr-defined]
+        return real_solve(state)
+
+    real_solve = solver.solve
+    monkeypatch.setattr(solver, "solve", counting_solve)
+    state = tt.new_game("tuppi").new_hand(seed=4)
+    bot = PimcBot(seed=1, worlds=2, solve_cards=5)
+    while not state.is_over():
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bot.act(view_of(state, seat)))
+    assert calls, "the solver was never used"
+    assert max(calls) <= 5
+    assert len(calls) >= 2 * 4  # at least two worlds at four decisions with a choice
+
+
+def test_pimc_takes_the_sure_tricks_a_solver_sees() -> None:
+    """Rami, four cards each, the bot on lead with the four top spades: it cashes them (4 tricks)."""
+    game = tt.new_game("tuppi", early_end=False)
+    deal = ["AS KS QS JS 2C 3C 4C 5C 6C 7C 8C 9C TC",
+            "2S 3S 4S 5S 2H 3H 4H 5H 6H 7H 8H 9H TH",
+            "6S 7S 8S 9S 2D 3D 4D 5D 6D 7D 8D 9D TD",
+            "TS JC QC KC AC JH QH KH AH JD QD KD AD"]
+    state = game.new_hand(deal=deal, dealer=3)
+    while state.phase != "play":
+        state.apply(state.legal_actions()[0])
+    if state.contract != "rami" or state.current_player != 0:
+        pytest.skip("the deal did not reach a rami lead by seat 0")
+    bot = PimcBot(seed=2, worlds=4, solve_cards=13)
+    action = bot.act(view_of(state, 0))
+    assert action.card is not None and action.card.text in {"AS", "KS", "QS", "JS"}
+
+
+def test_ismcts_searches_every_phase_and_prefers_its_sides_reward() -> None:
+    """A bidding decision goes through the tree: the chosen action is the most visited root child."""
+    state = tt.new_game("huutopussi").new_hand(seed=8)
+    view = view_of(state, state.current_player)
+    bot = IsmctsBot(seed=3, iterations=60)
+    action = bot.act(view)
+    assert action in view.legal_actions
+
+
+def test_hand_rewards_are_zero_sum_per_side() -> None:
+    state = tt.new_game("huutopussi", players=3).new_hand(seed=2)
+    rng = random.Random(1)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    rewards = hand_rewards(state)
+    assert len(rewards) == 3 and abs(sum(rewards)) < 1e-9
+    points = state.hand_points
+    assert rewards[0] - rewards[1] == pytest.approx(1.5 * (points[0] - points[1]))
+
+
+# -- the registry -------------------------------------------------------------------------
+
+
+def test_every_bot_is_registered_by_name() -> None:
+    assert set(BOTS) == {"random", "rules", "pimc", "ismcts"}
+    for name in BOTS:
+        assert make_bot(name, seed=1).name == name
+
+
+def test_bot_specs_carry_options() -> None:
+    bot = make_bot("pimc:worlds=7:time=0.5:rollout=random", seed=1)
+    assert isinstance(bot, PimcBot)
+    assert (bot.worlds, bot.time, bot.rollout) == (7, 0.5, "random")
+    assert parse_bot("ISMCTS:iterations=9") == ("ismcts", {"iterations": 9})
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("minimax", "unknown bot 'minimax'"),
+    ("pimc:depth=3", "bot 'pimc' has no option 'depth'"),
+    ("pimc:worlds", "bot option must be key=value"),
+    ("pimc:worlds=0", "worlds must be at least 1"),
+    ("ismcts:rollout=smart", "unknown rollout 'smart'"),
+    ("random:worlds=2", "bot 'random' has no option 'worlds'"),
+])
+def test_bad_bot_specs_name_the_problem(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_bot(spec)
+
+
+def test_a_bot_with_no_turn_refuses_to_act() -> None:
+    state = tt.new_game("tuppi").new_hand(seed=1)
+    other = (state.current_player + 1) % 4
+    for name in BOTS:
+        with pytest.raises(ValueError, match="not its turn"):
+            make_bot(name, seed=1).act(view_of(state, other))
+
+
+def test_solve_cards_defaults_cover_every_game() -> None:
+    assert set(pimc_module.SOLVE_CARDS) == set(tt.GAMES)
