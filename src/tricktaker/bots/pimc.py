@@ -6,7 +6,7 @@ plays the action with the best total.  How a world values an action depends
 on where the hand is:
 
 - **Card play the solver can afford** (``solve_cards``: at most that many
-  cards in the bot's hand): ``tt.solve`` gives the exact double-dummy value of
+  cards still to play): ``tt.solve`` gives the exact double-dummy value of
   every legal action.  This is the classic PIMC of bridge and skat programs.
 - **Everything else** (bidding, sooli answers, exchanges, declarations before
   play, and the first tricks of games whose full deals are too slow to solve
@@ -14,6 +14,10 @@ on where the hand is:
   end of the hand by the rollout policy (the ``rules`` policies by default);
   the side's hand reward counts.  Every candidate is rolled out with the same
   random numbers in a world, so the comparison is between actions, not luck.
+  Rollouts are noisy, so here the bot leaves the rules policy's choice only
+  for an action that beats it by more than ``confidence`` standard errors
+  of the paired differences: without that guard, a few lucky rollouts made
+  PIMC overbid in Huutopussi's auction and lose to the rules bot.
 
 Ties go to the action the rules policy would choose, so where the worlds do
 not tell actions apart (many equal cards) the bot still plays naturally.
@@ -27,14 +31,17 @@ budget stops sampling early at the cost of that.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time as clock
+from typing import Any
 
 from ..engine import Action
 from .base import Bot, View
 from .playout import ROLLOUTS, check_budget, play_out
 
-__all__ = ["SOLVE_CARDS", "PimcBot", "candidates"]
+__all__ = ["SOLVE_CARDS", "PimcBot", "candidates", "cards_to_play"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 9,
@@ -44,7 +51,7 @@ SOLVE_CARDS: dict[str, int] = {
     "avomarjapussi": 6,
     "huutopussi": 8,
 }
-"""Per game, the most cards in hand at which a world is solved rather than rolled out.
+"""Per game, the most cards still to play (:func:`cards_to_play`) at which a world is solved.
 
 Measured (docs/bots.md): at these sizes a typical solve takes milliseconds to
 a few tens of milliseconds, and one more card multiplies that by five to
@@ -68,20 +75,42 @@ def candidates(view: View, rng: random.Random, limit: int) -> list[Action]:
     return [preferred, *others]
 
 
+def _clearly_better(challenger: list[float], incumbent: list[float], z: float) -> bool:
+    """True when ``challenger`` beats ``incumbent`` by more than ``z`` standard errors, world by world.
+
+    Both were scored in the same worlds with the same random numbers, so the
+    paired differences carry little of the luck of the deal.
+    """
+    diffs = [c - i for c, i in zip(challenger, incumbent, strict=True)]
+    mean = statistics.fmean(diffs)
+    if len(diffs) < 2:
+        return mean > 0
+    return mean > z * statistics.stdev(diffs) / math.sqrt(len(diffs))
+
+
+def cards_to_play(observation: dict[str, Any], seat: int) -> int:
+    """The cards ``seat`` has still to play this hand: its hand, and in Avomarjapussi its rows too."""
+    rows = observation.get("rows")
+    in_rows = sum((up is not None) + bool(down) for up, down in rows[seat]) if rows else 0
+    return len(observation["hand"]) + in_rows
+
+
 class PimcBot(Bot):
     """Samples worlds, values each candidate action in each, plays the best total.
 
     ``worlds``: worlds per decision; ``time``: seconds per decision at most (at
     least one world is always used); ``rollout``: the policy that plays worlds
     to the end of the hand (``rules`` or ``random``); ``solve_cards``: override
-    :data:`SOLVE_CARDS` for the game (0 never solves).
+    :data:`SOLVE_CARDS` for the game (0 never solves); ``max_candidates``: the
+    most actions valued; ``confidence``: standard errors by which a rolled-out
+    action must beat the rules choice to be played instead.
     """
 
     name = "pimc"
 
     def __init__(self, seed: int | None = None, worlds: int = 24, time: float | None = None,
                  rollout: str = "rules", solve_cards: int | None = None,
-                 max_candidates: int = 12) -> None:
+                 max_candidates: int = 12, confidence: float = 1.5) -> None:
         check_budget("worlds", worlds, time, rollout)
         super().__init__(seed)
         self.worlds = worlds
@@ -89,6 +118,7 @@ class PimcBot(Bot):
         self.rollout = rollout
         self.solve_cards = solve_cards
         self.max_candidates = max_candidates
+        self.confidence = confidence
 
     def _solves(self, view: View) -> bool:
         """True when this decision is card play small enough for the solver."""
@@ -96,12 +126,12 @@ class PimcBot(Bot):
         if observation.get("phase") != "play":
             return False
         limit = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS.get(view.game.name, 0)
-        return len(observation["hand"]) <= limit and not observation.get("stock_size")
+        return cards_to_play(observation, view.seat) <= limit and not observation.get("stock_size")
 
     def decide(self, view: View) -> Action:
         rng = self._rng
         choices = candidates(view, rng, self.max_candidates)
-        totals = dict.fromkeys(choices, 0.0)
+        scores: dict[Action, list[float]] = {action: [] for action in choices}
         solving = self._solves(view)
         side = view.game.side_of(view.seat)
         rollout = ROLLOUTS[self.rollout]
@@ -113,17 +143,20 @@ class PimcBot(Bot):
 
                 values = solve(world).values
                 for action in choices:
-                    totals[action] += values[action]
+                    scores[action].append(values[action])
             else:
                 luck = rng.getrandbits(64)
                 for action in choices:
                     child = world.clone()
                     child.apply(action)
-                    totals[action] += play_out(child, rollout, random.Random(luck))[side]
+                    scores[action].append(play_out(child, rollout, random.Random(luck))[side])
             if deadline is not None and clock.perf_counter() > deadline:
                 break
-        best = max(totals.values())
-        return next(a for a in choices if totals[a] == best)  # choices[0] is the rules choice
+        preferred = choices[0]  # the rules choice, first of equals
+        best = max(choices, key=lambda a: sum(scores[a]))
+        if solving or best is preferred or _clearly_better(scores[best], scores[preferred], self.confidence):
+            return best
+        return preferred
 
     def __repr__(self) -> str:
         return f"PimcBot(seed={self.seed!r}, worlds={self.worlds}, time={self.time!r})"
