@@ -172,3 +172,16 @@ def test_a_bot_with_no_turn_refuses_to_act() -> None:
 
 def test_solve_cards_defaults_cover_every_game() -> None:
     assert set(pimc_module.SOLVE_CARDS) == set(tt.GAMES)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_warm_up_solves_an_endgame_of_every_variant(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``tricktaker play`` runs in the background so the solver is compiled before a bot needs it."""
+    import tricktaker.solver as solver
+
+    solved = []
+    real = solver.solve
+    monkeypatch.setattr(solver, "solve", lambda state: solved.append(state) or real(state))
+    name, options = VARIANTS[variant]
+    pimc_module.warm_up(tt.new_game(name, **options))
+    assert len(solved) == 1 and solved[0].phase in ("play", "declare", "answer")

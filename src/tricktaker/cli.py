@@ -31,6 +31,7 @@ import argparse
 import json
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -46,7 +47,8 @@ from rich.text import Text
 
 import tricktaker as tt
 
-from .bots import BOTS, DEFAULT_BOT, Bot, make_bot, parse_bot, view_of
+from .bots import BOTS, DEFAULT_BOT, Bot, PimcBot, make_bot, parse_bot, view_of
+from .bots.pimc import warm_up
 from .engine import JSON, Game, OptionError, State
 from .record import RecordError
 from .tui import SCREENS, PlaySession, screen_class
@@ -153,6 +155,9 @@ def cmd_play(args: argparse.Namespace, out: Console, err: Console) -> int:
     others = [(args.seat + k) % n for k in range(1, n)]
     names = _bot_names(args.bots, len(others))
     bots = {seat: make_bot(name, seed=seed * 10 + seat) for seat, name in zip(others, names, strict=True)}
+    if any(isinstance(bot, PimcBot) for bot in bots.values()):
+        # The solver compiles on its first use on a machine: let that happen while the person plays.
+        threading.Thread(target=warm_up, args=(game,), daemon=True).start()
     state = game.new_match(seed=seed)
     save = Path(args.save) if args.save else None
     if save is not None and not save.parent.is_dir():
@@ -488,7 +493,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     arena = sub.add_parser("arena", help="bots play duplicate deals against each other; who is stronger",
                            description="Play seeded deals with the bots moved round the sides (duplicate), "
-                                       "and print each pair's score difference per deal with a 95%% "
+                                       "and print each pair's score difference per deal with a 95% "
                                        "interval, win rates, ratings and time per decision.")
     arena.add_argument("game")
     arena.add_argument("--bots", default="rules,random",

@@ -37,11 +37,11 @@ import statistics
 import time as clock
 from typing import Any
 
-from ..engine import Action
+from ..engine import Action, Game
 from .base import Bot, View
 from .playout import ROLLOUTS, check_budget, play_out
 
-__all__ = ["SOLVE_CARDS", "PimcBot", "candidates", "cards_to_play"]
+__all__ = ["SOLVE_CARDS", "PimcBot", "candidates", "cards_to_play", "warm_up"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 9,
@@ -73,6 +73,28 @@ def candidates(view: View, rng: random.Random, limit: int) -> list[Action]:
     if len(others) >= limit:
         others = rng.sample(others, limit - 1)
     return [preferred, *others]
+
+
+def warm_up(game: Game, seed: int = 0) -> None:
+    """Solve one small endgame of ``game``, so that the solver is compiled (or loaded) before it is needed.
+
+    The first solve in a fresh install compiles the search, which takes tens
+    of seconds; a front end calls this in a background thread while the
+    person makes the first decisions of the hand.
+    """
+    from ..solver import solve
+
+    rng = random.Random(seed)
+    state = game.new_hand(seed=seed)
+    while not state.is_over():
+        seat = state.current_player
+        assert seat is not None
+        observation = state.observation(seat)
+        if observation.get("phase") == "play" and cards_to_play(observation, seat) <= 2 \
+                and not observation.get("stock_size"):
+            solve(state)
+            return
+        state.apply(rng.choice(state.legal_actions()))
 
 
 def _clearly_better(challenger: list[float], incumbent: list[float], z: float) -> bool:
