@@ -41,10 +41,7 @@ class Passer(Bot):
 
     name = "passer"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-
-    def act(self, view: View) -> Action:
+    def decide(self, view: View) -> Action:
         legal = view.legal_actions
         return next((a for a in legal if a.kind == "pass"), legal[0])
 
@@ -365,9 +362,11 @@ def secret_cards(state: State, seat: int) -> set[str]:
     hidden = {c.text for s in range(state.num_players) if s != seat
               for c in state.hand(s)}  # type: ignore[attr-defined]
     hidden -= {c for shown in obs["shown"] for c in shown}
-    hidden -= set(obs.get("given") or []) | set(obs.get("kitty") or [])
+    public = set(obs.get("given") or []) | set(obs.get("kitty") or [])
+    hidden -= public
     if state.num_players == 3 and obs["declarer"] not in (None, seat):
-        hidden |= set(state.observation(obs["declarer"])["discard"] or [])
+        # a kitty card the declarer put back was seen by everyone when the kitty was turned up
+        hidden |= set(state.observation(obs["declarer"])["discard"] or []) - public
     return hidden
 
 
