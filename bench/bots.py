@@ -24,18 +24,10 @@ import time
 
 import tricktaker as tt
 from tricktaker.bots import make_bot, view_of
+from tricktaker.solver.points import BENCH_VARIANTS
 
-GAMES = {
-    "tuppi": ("tuppi", {}),
-    "tute": ("tute", {}),
-    "tute-habanero": ("tute", {"players": 2}),
-    "marjapussi": ("marjapussi", {}),
-    "bondtolva": ("bondtolva", {}),
-    "bondtolva-two": ("bondtolva", {"players": 2}),
-    "avomarjapussi": ("avomarjapussi", {}),
-    "huutopussi": ("huutopussi", {}),
-    "huutopussi-three": ("huutopussi", {"players": 3}),
-}
+GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS}
+"""Tuppi and every point-game variant the solver bench measures."""
 BOTS = ("random", "rules", "pimc", "ismcts")
 
 

@@ -41,6 +41,7 @@ from collections.abc import Callable
 
 from ...cards import PIQUET_36, popcount, single_bits
 from ...engine import Action
+from ...games.huutopussi import CARD_VALUES, MARRIAGE_VALUES
 from ...games.marriages import PAIRS
 from ..base import View
 from .marriages import (
@@ -60,12 +61,10 @@ from .marriages import (
 __all__ = ["choose", "estimate", "exchange_gift", "keep_set", "marriage_values", "card_values"]
 
 ACE, TEN, KING, QUEEN, JACK = 14, 10, 13, 12, 11
-SPADES, HEARTS, DIAMONDS, CLUBS = 3, 2, 1, 0
-MARRIAGES = {
-    "spades_low": {SPADES: 40, CLUBS: 60, DIAMONDS: 80, HEARTS: 100},
-    "spades_high": {SPADES: 100, HEARTS: 80, DIAMONDS: 60, CLUBS: 40},
-}
-RANK_POINTS = {"fives": {14: 10, 10: 10, 13: 5, 12: 5, 11: 5}, "pips": {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}}
+MARRIAGES = MARRIAGE_VALUES
+"""What each marriage is worth under each ``marriage_values`` option: the game's own table."""
+RANK_POINTS = CARD_VALUES
+"""What each rank is worth under each ``card_values`` option: the game's own table."""
 STEP = 5
 TOP4 = (ACE, TEN, KING, QUEEN)
 
