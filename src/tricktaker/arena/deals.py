@@ -23,7 +23,7 @@ from typing import Any
 
 import tricktaker as tt
 
-from ..bots import make_bot, view_of
+from ..bots import Bot, make_bot, view_of
 from ..engine import Game, State
 
 __all__ = ["ArenaConfig", "DealResult", "Play", "lineups", "play_deal"]
@@ -117,7 +117,7 @@ def _play(config: ArenaConfig, game: Game, deal: int, lineup: tuple[int, ...],
     return Play(lineup, tuple(points), winner, hands)
 
 
-def _act(state: State, bots: list[Any], owner: list[int], times: list[list[float]], deal: int) -> None:
+def _act(state: State, bots: list[Bot], owner: list[int], times: list[list[float]], deal: int) -> None:
     """One decision by the bot to act, timed, with any failure named by deal and seat."""
     seat = state.current_player
     assert seat is not None
