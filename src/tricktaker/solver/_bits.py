@@ -30,3 +30,15 @@ def index(bit: int) -> int:
 def suit_mask(suit: int) -> int:
     """The bits of one suit."""
     return 0xFFFF << (suit * SUIT_BITS)
+
+
+@njit(cache=True, inline="always")
+def top(m: int) -> int:
+    """The highest bit of a non-empty mask (cards never use bit 63): the best card of a suit."""
+    m |= m >> 1
+    m |= m >> 2
+    m |= m >> 4
+    m |= m >> 8
+    m |= m >> 16
+    m |= m >> 32
+    return m ^ (m >> 1)

@@ -77,6 +77,7 @@ from numba import njit
 from ._bits import index as _index
 from ._bits import popcount as _popcount
 from ._bits import suit_mask as _suit_mask
+from ._bits import top as _top
 
 # -- row fields ------------------------------------------------------------------
 F_HANDS = 0  # 0..3: available cards per seat
@@ -909,18 +910,6 @@ def safe_points(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, SD: np.ndar
     if side == R[R_MAXSIDE]:
         return (0, 0) if _may_tute(S, d, R, False) else (pts, 0)
     return (0, 0) if _may_tute(S, d, R, True) else (0, pts)
-
-
-@njit(cache=True, inline="always")
-def _top(m: int) -> int:
-    """The highest bit of a non-empty mask (cards never use bit 63)."""
-    m |= m >> 1
-    m |= m >> 2
-    m |= m >> 4
-    m |= m >> 8
-    m |= m >> 16
-    m |= m >> 32
-    return m ^ (m >> 1)
 
 
 @njit(cache=True)

@@ -58,6 +58,7 @@ from ._bits import SUIT_BITS
 from ._bits import index as _index
 from ._bits import popcount as _popcount
 from ._bits import suit_mask as _suit_mask
+from ._bits import top as _top
 
 BUCKET_BITS = 16
 WAYS = 16
@@ -78,18 +79,6 @@ def new_table() -> tuple[np.ndarray, np.ndarray]:
     stats = np.zeros(4, dtype=np.int64)
     stats[GENERATION] = 1
     return np.zeros((TT_ROWS, 7), dtype=np.int64), stats
-
-
-@njit(cache=True, inline="always")
-def _top(m: int) -> int:
-    """The highest bit of a non-empty mask."""
-    m |= m >> 1
-    m |= m >> 2
-    m |= m >> 4
-    m |= m >> 8
-    m |= m >> 16
-    m |= m >> 32
-    return m ^ (m >> 1)
 
 
 @njit(cache=True, inline="always")
