@@ -375,6 +375,21 @@ def _advance_to_play(state: State, moves: str | None) -> None:
         raise CliError("the hand ended before its play: nothing to solve")
 
 
+def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """Run the web server until interrupted."""
+    import uvicorn
+
+    from .server import create_app
+    from .server.app import MAX_MESSAGE
+
+    if args.workers < 0 or args.bot_delay < 0:
+        raise CliError("--workers and --bot-delay cannot be negative")
+    app = create_app(db=args.db, workers=args.workers, bot_delay=args.bot_delay)
+    out.print(f"tricktaker: tables at http://{args.host}:{args.port}/ (games kept in {args.db})")
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_MESSAGE, log_level="info")
+    return 0
+
+
 def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
     from .solver import SolveError, solve
 
@@ -513,6 +528,22 @@ def _build_parser() -> argparse.ArgumentParser:
                             "(needs pip install 'tricktaker[ray]')")
     game_options(arena)
     arena.set_defaults(func=cmd_arena)
+
+    serve = sub.add_parser("serve", help="play in the browser: tables with friends and bots",
+                           description="Start the web server (docs/server.md).  Open the address it "
+                                       "prints, create a table, and send the invite links to friends.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1; 0.0.0.0 for the whole network)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", default="tricktaker.db",
+                       help="an SQLite file (default tricktaker.db) or a URL such as "
+                            "postgresql://user:password@host/dbname "
+                            "(needs pip install 'tricktaker[postgres]')")
+    serve.add_argument("--workers", type=int, default=2,
+                       help="processes in which bots think (default 2; 0 runs them in a thread)")
+    serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                       help="pause before each bot move, so people can follow (default 0.6)")
+    serve.set_defaults(func=cmd_serve)
 
     games = sub.add_parser("games", help="list the games")
     games.set_defaults(func=cmd_games)

@@ -263,6 +263,11 @@ class Game:
     OPTIONS: ClassVar[tuple[Option, ...]]
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     SUMMARY: ClassVar[str] = ""
+    PRIVATE_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    """Action kinds whose text other seats do not see when one is played (a bid card
+    laid face down, cards given to a partner).  What they may learn of it later
+    is in their observation; a front end that reports actions to other seats
+    shows only the kind of these."""
     state_class: ClassVar[type[State]]
 
     def __init__(self, preset: str | None = None, **options: Any) -> None:

@@ -118,6 +118,7 @@ class Huutopussi(Game):
         Option("redeal", True, "A player with three sixes may demand a new deal at his first bid."),
     )
     PRESETS = {"four": {"players": 4}, "three": {"players": 3}}
+    PRIVATE_ACTIONS = frozenset({"give", "discard"})
     SUMMARY = """\
 36 cards (A..6); rank A 10 K Q J 9 8 7 6.  Card points A 10, 10 10, K 5, Q 5, J 5; the
 last trick 20 (160 in all; option card_values pips: 11/10/4/3/2, 140).  Marriages (K+Q of

@@ -102,6 +102,7 @@ class Tuppi(Game):
         "club": {},
         "tournament": {"sooli": False, "bid_cards": True, "hand_limit": 20},
     }
+    PRIVATE_ACTIONS = frozenset({"bid", "discard", "give"})
     SUMMARY = """\
 Four players, partners opposite (seats 0 & 2 against 1 & 3); 52 cards, 13 each;
 ace high, always no-trump; follow suit if you can, nothing else.

@@ -1,0 +1,258 @@
+"""The web server: HTTP for the lobby and the client's files, a WebSocket per table seat.
+
+The protocol is documented in ``docs/server.md``.  Game logic lives in
+:mod:`.tables`; this module only moves JSON between the network and it, and
+refuses what is malformed, oversized or too frequent before it gets there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .botpool import BotPool
+from .store import Store
+from .tables import Table, TableError, Tables, game_catalogue
+
+__all__ = ["MAX_MESSAGE", "create_app"]
+
+log = logging.getLogger("tricktaker.server")
+
+STATIC = Path(str(files("tricktaker.server") / "static"))
+MAX_MESSAGE = 4096
+"""Bytes in one client message; the longest real one (a give of four cards) is under 100."""
+MAX_BODY = 16384
+"""Bytes in a table request."""
+RATE, BURST = 10.0, 30
+"""Messages a second a client may send on average, and in a burst (token bucket)."""
+FLOOD_STRIKES = 3
+"""Floods a connection may cause before it is closed."""
+SEND_QUEUE = 256
+"""Messages waiting for a slow client before it is dropped (a dead browser must not hold memory)."""
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second, bursts of up to ``burst``."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class WsClient:
+    """One WebSocket.  Messages go through a queue and a writer task, so a slow
+    browser delays only itself, never the table's broadcast."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.queue.qsize() >= SEND_QUEUE:
+            raise ConnectionError("client is not reading")
+        self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+
+    async def _write(self) -> None:
+        with contextlib.suppress(Exception):
+            while (text := await self.queue.get()) is not None:
+                await self.websocket.send_text(text)
+
+    async def close(self, code: int = 1000) -> None:
+        self.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer, 2)
+            await self.websocket.close(code)
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0.6,
+               rate: float = RATE, burst: int = BURST) -> Starlette:
+    """The ASGI app: tables stored in ``db`` (a path or URL), bots in ``workers`` processes,
+    each connection limited to ``rate`` messages a second in bursts of ``burst``."""
+    holder: dict[str, Tables] = {}
+
+    def tables() -> Tables:
+        return holder["tables"]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        manager = Tables(Store(db), BotPool(workers), bot_delay)
+        holder["tables"] = manager
+        app.state.tables = manager
+        await manager.start()
+        yield
+        await manager.close()
+
+    async def lobby(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def table_page(request: Request) -> Response:
+        return FileResponse(STATIC / "table.html")
+
+    async def games(request: Request) -> Response:
+        return JSONResponse(game_catalogue())
+
+    async def list_tables(request: Request) -> Response:
+        open_tables = [t.info() for t in tables().tables.values() if not t.state.is_over()]
+        return JSONResponse({"tables": open_tables})
+
+    async def create_table(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return JSONResponse({"error": f"a table request is at most {MAX_BODY} bytes"}, 413)
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            return JSONResponse({"error": "the body is not JSON"}, 400)
+        try:
+            table, tokens = await tables().create(payload)
+        except TableError as exc:
+            return JSONResponse({"error": str(exc)}, 400)
+        seats: list[dict[str, Any]] = []
+        for seat, (info, token) in enumerate(zip(table.stored.seats, tokens, strict=True)):
+            entry: dict[str, Any] = {"seat": seat, "kind": info["kind"]}
+            if token is not None:
+                entry |= {"token": token, "link": f"/t/{table.id}#token={token}"}
+            else:
+                entry["bot"] = info["bot"]
+            seats.append(entry)
+        return JSONResponse({"id": table.id, "seats": seats, "spectate": f"/t/{table.id}"}, 201)
+
+    async def table_info(request: Request) -> Response:
+        try:
+            return JSONResponse(tables().get(request.path_params["id"]).info())
+        except TableError as exc:
+            return JSONResponse({"error": str(exc)}, 404)
+
+    async def record(request: Request) -> Response:
+        try:
+            text = await tables().finished_record(request.path_params["id"])
+        except TableError as exc:
+            return JSONResponse({"error": str(exc)}, 404 if exc.code == "no_table" else 403)
+        return Response(text, media_type="application/json")
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        await Session(tables(), websocket, RateLimit(rate, burst)).run()
+
+    return Starlette(
+        routes=[
+            Route("/", lobby),
+            Route("/t/{id}", table_page),
+            Route("/api/games", games),
+            Route("/api/tables", list_tables, methods=["GET"]),
+            Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/tables/{id}", table_info),
+            Route("/api/tables/{id}/record", record),
+            WebSocketRoute("/ws/{id}", socket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+
+
+class Session:
+    """One WebSocket connection to one table: join first, then acts, whys and pings."""
+
+    def __init__(self, tables: Tables, websocket: WebSocket, limit: RateLimit) -> None:
+        self.tables = tables
+        self.websocket = websocket
+        self.client = WsClient(websocket)
+        self.limit = limit
+        self.strikes = 0
+        self.table: Table | None = None
+        self.seat: int | None = None
+
+    async def run(self) -> None:
+        try:
+            while True:
+                message = await self.websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if not self.limit.allow():
+                    self.strikes += 1
+                    await self.client.send(error("flood", "too many messages: slow down"))
+                    if self.strikes >= FLOOD_STRIKES:
+                        await self.client.close(1008)
+                        break
+                    continue
+                text = message.get("text")
+                if text is None:
+                    await self.client.send(error("malformed", "messages are JSON text, not binary"))
+                    continue
+                if len(text) > MAX_MESSAGE:
+                    await self.client.send(error("too_large", f"a message is at most {MAX_MESSAGE} bytes"))
+                    continue
+                await self.handle(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if self.table is not None:
+                await self.tables.leave(self.client, self.table)
+            await self.client.close()
+
+    async def handle(self, text: str) -> None:
+        try:
+            message = json.loads(text)
+        except ValueError:
+            await self.client.send(error("malformed", "a message is one JSON object"))
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.client.send(error("malformed", "a message is a JSON object with a 'type'"))
+            return
+        kind = message["type"]
+        try:
+            if kind == "ping":
+                await self.client.send({"type": "pong"})
+            elif kind == "join":
+                await self.join(message)
+            elif self.table is None:
+                raise TableError("not_joined", "send a join message first")
+            elif kind == "act":
+                await self.tables.act(self.table, self.seat, message.get("action"), message.get("seq"))
+            elif kind == "why":
+                action = message.get("action")
+                reason = self.tables.why(self.table, self.seat, action)
+                await self.client.send({"type": "why", "action": action, "message": reason})
+            else:
+                raise TableError("malformed", f"unknown message type {kind!r} (join, act, why, ping)")
+        except TableError as exc:
+            await self.client.send(error(exc.code, str(exc)))
+
+    async def join(self, message: dict[str, Any]) -> None:
+        if self.table is not None:
+            raise TableError("malformed", "already joined")
+        token = message.get("token")
+        if token is not None and not isinstance(token, str):
+            raise TableError("malformed", "a token is text")
+        table = self.tables.get(self.websocket.path_params["id"])
+        self.seat = await self.tables.join(self.client, table, token)
+        self.table = table

@@ -1,0 +1,62 @@
+"""Bots think outside the event loop, so one slow search never stalls other tables.
+
+A bot's decision runs in a worker process (by default) or thread.  A bot may
+only see a :class:`~tricktaker.bots.View`, and a view does not cross a process
+boundary (its sampler is a closure), so what is sent is the table's record;
+the worker rebuilds the state and hands the bot ``view_of(state, seat)``.  The
+worker is server code, like the referee in the arena: the bot itself still
+sees only its seat's view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+__all__ = ["BotPool", "decide"]
+
+
+def decide(record: str, seat: int, spec: str, seed: int) -> str:
+    """The canonical text of the action the bot ``spec`` chooses for ``seat`` in ``record``.
+
+    Runs in a worker: imports are local so that a spawned process pays for
+    them once, on its first decision.
+    """
+    from .. import load
+    from ..bots import make_bot, view_of
+
+    state = load(record)
+    bot = make_bot(spec, seed=seed)
+    return bot.act(view_of(state, seat)).text
+
+
+def _warm(game_name: str) -> None:
+    from .. import new_game
+    from ..bots.pimc import warm_up
+
+    warm_up(new_game(game_name))
+
+
+class BotPool:
+    """``workers`` processes (``0``: one thread in this process, for tests and small machines)."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self.workers = workers
+        self.executor: Executor
+        if workers > 0:
+            self.executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        else:
+            self.executor = ThreadPoolExecutor(1, thread_name_prefix="tricktaker-bot")
+
+    async def decide(self, record: str, seat: int, spec: str, seed: int) -> str:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, decide, record, seat, spec, seed)
+
+    def warm_up(self, game_name: str) -> None:
+        """Compile the solver in the background (the first solve otherwise takes tens of seconds)."""
+        for _ in range(max(1, self.workers)):
+            self.executor.submit(_warm, game_name)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)

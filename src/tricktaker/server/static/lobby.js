@@ -1,0 +1,256 @@
+// The lobby: choose a game, its rules and who sits where; list open tables.
+import { t, applyStatic, mountLangSelect, onLangChange } from "./i18n.js";
+import { normaliseCatalogue, botLabel, saveTableLinks, loadTableLinks, ICON_BOT, ICON_PERSON } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, { dataset = {}, ...props } = {}, ...children) => {
+  const node = Object.assign(document.createElement(tag), props);
+  for (const [k, v] of Object.entries(dataset)) node.dataset[k] = v;
+  node.append(...children.filter((c) => c != null));
+  return node;
+};
+
+let catalogue = null; // {games: [...], bots: [...], defaultBot}
+let seatChoices = []; // remembered per seat index while the size changes: {kind, bot}
+
+const currentGame = () => catalogue.games.find((g) => g.name === $("game").value);
+
+async function loadCatalogue() {
+  const res = await fetch("/api/games");
+  if (!res.ok) throw new Error(res.statusText);
+  catalogue = normaliseCatalogue(await res.json());
+  renderGameSelect();
+}
+
+function renderGameSelect() {
+  const select = $("game");
+  const keep = select.value || localStorage.getItem("tricktaker:lastGame");
+  select.replaceChildren(...catalogue.games.map((g) => new Option(g.title, g.name)));
+  if (keep && catalogue.games.some((g) => g.name === keep)) select.value = keep;
+  renderGameForm();
+}
+
+/** The option values a preset gives: defaults overridden by the preset's own. */
+function presetValues(game, presetName) {
+  const values = Object.fromEntries(game.options.map((o) => [o.name, o.default]));
+  const preset = game.presets.find((p) => p.name === presetName);
+  return Object.assign(values, preset && preset.options ? preset.options : {});
+}
+
+/** A chosen preset whose option values the server did not list: its options are fixed. */
+function presetOpaque(game) {
+  const preset = game.presets.find((p) => p.name === $("preset").value);
+  return Boolean(preset && !preset.options);
+}
+
+function renderGameForm() {
+  const game = currentGame();
+  if (!game) return;
+  $("game-help").textContent = game.summary || "";
+  $("size").replaceChildren(...game.players.map((n) => new Option(t("playersN", { n }), String(n))));
+  const presetSel = $("preset");
+  presetSel.replaceChildren(new Option(t("presetNone"), ""),
+    ...game.presets.map((p) => new Option(p.title || p.name, p.name)));
+  applyPreset();
+}
+
+function applyPreset() {
+  const game = currentGame();
+  const values = presetValues(game, $("preset").value || null);
+  if (values.players != null && game.players.includes(Number(values.players))) {
+    $("size").value = String(values.players);
+  }
+  renderOptions(game, values);
+  const opaque = presetOpaque(game);
+  for (const input of $("options").querySelectorAll("[data-option]")) input.disabled = opaque;
+  $("options-note").textContent = opaque ? t("presetFixes") : "";
+  renderSeats();
+}
+
+function renderOptions(game, values) {
+  // "players" is chosen by the table size selector, so it is not repeated here.
+  const rows = game.options.filter((o) => o.name !== "players").map((o) => {
+    const id = `opt-${o.name}`;
+    let input;
+    const v = values[o.name];
+    if (typeof o.default === "boolean") {
+      input = el("input", { type: "checkbox", id, checked: Boolean(v) });
+    } else if (Array.isArray(o.choices) && o.choices.length) {
+      input = el("select", { id }, ...o.choices.map((c) => new Option(String(c), String(c))));
+      input.value = String(v);
+    } else if (typeof o.default === "number") {
+      input = el("input", { type: "number", id, value: String(v), step: "1" });
+      if (o.minimum != null) input.min = String(o.minimum);
+      if (o.maximum != null) input.max = String(o.maximum);
+    } else {
+      input = el("input", { type: "text", id, value: String(v ?? "") });
+    }
+    input.dataset.testid = `option-${o.name}`;
+    input.dataset.option = o.name;
+    const label = el("label", { htmlFor: id, className: "opt-name" }, o.name.replaceAll("_", " "));
+    return el("div", { className: `opt ${input.type === "checkbox" ? "opt-bool" : ""}` },
+      input.type === "checkbox" ? el("span", {}, input, " ", label) : el("span", {}, label, input),
+      o.doc ? el("p", { className: "help" }, o.doc) : null);
+  });
+  $("options").replaceChildren(...rows);
+  $("options-box").hidden = rows.length === 0;
+}
+
+/** The chosen options, only where they differ from what the preset already gives. */
+function chosenOptions(game) {
+  const base = presetValues(game, $("preset").value || null);
+  const out = {};
+  for (const o of game.options) {
+    let value;
+    if (o.name === "players") {
+      // Always sent: it must agree with the number of seats, whatever the preset says.
+      out.players = Number($("size").value);
+      continue;
+    } else if (presetOpaque(game)) {
+      continue;
+    } else {
+      const input = $(`opt-${o.name}`);
+      if (!input) continue;
+      if (typeof o.default === "boolean") value = input.checked;
+      else if (typeof o.default === "number") value = Number(input.value);
+      else value = input.value;
+      // Choices keep the type the server declared (numbers stay numbers).
+      if (Array.isArray(o.choices)) value = o.choices.find((c) => String(c) === String(value)) ?? value;
+    }
+    if (value !== base[o.name]) out[o.name] = value;
+  }
+  return out;
+}
+
+function renderSeats() {
+  const n = Number($("size").value) || currentGame().players[0];
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const choice = seatChoices[i] || { kind: i === 0 ? "human" : "bot", bot: catalogue.defaultBot };
+    seatChoices[i] = choice;
+    const kind = el("select", { id: `seat-${i}-kind`, dataset: { testid: `seat-${i}-kind` } },
+      new Option(t("person"), "human"), new Option(t("bot"), "bot"));
+    kind.value = choice.kind;
+    const bot = el("select", { id: `seat-${i}-bot`, dataset: { testid: `seat-${i}-bot` } },
+      ...catalogue.bots.map((b) => new Option(
+        botLabel(b.name) + (b.name === catalogue.defaultBot ? ` (${t("botDefault")})` : ""), b.name)));
+    bot.value = choice.bot;
+    bot.disabled = choice.kind !== "bot";
+    const hint = el("span", { className: "help" }, choice.kind === "human" ? t("personHint") : "");
+    kind.addEventListener("change", () => { choice.kind = kind.value; renderSeats(); });
+    bot.addEventListener("change", () => { choice.bot = bot.value; });
+    const name = i === 0 ? `${t("seatN", { n: i })} · ${t("you")}` : t("seatN", { n: i });
+    rows.push(el("div", { className: "seat-row" },
+      el("label", { htmlFor: kind.id, className: "seat-name" }, name), kind, bot, hint));
+  }
+  $("seats").replaceChildren(...rows);
+}
+
+async function createTable(ev) {
+  ev.preventDefault();
+  const game = currentGame();
+  const n = Number($("size").value);
+  const body = {
+    game: game.name,
+    preset: $("preset").value || null,
+    options: chosenOptions(game),
+    seats: seatChoices.slice(0, n).map((c) => (c.kind === "human" ? { kind: "human" } : { kind: "bot", bot: c.bot })),
+  };
+  const button = $("create");
+  button.disabled = true;
+  button.textContent = t("creating");
+  $("create-error").textContent = "";
+  try {
+    const res = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(data.error || res.statusText);
+    localStorage.setItem("tricktaker:lastGame", game.name);
+    const humans = (data.seats || []).filter((s) => s.link);
+    // The creator takes the first person's seat; the other links are kept for sharing.
+    const mine = humans[0] || null;
+    saveTableLinks(data.id, { seats: data.seats || [], spectate: data.spectate, mine: mine ? mine.seat : null });
+    location.href = mine ? mine.link : (data.spectate || `/t/${data.id}`);
+  } catch (err) {
+    $("create-error").textContent = t("createFailed", { msg: err.message });
+    button.disabled = false;
+    button.textContent = t("createTable");
+  }
+}
+
+function gameTitle(name) {
+  return catalogue?.games.find((g) => g.name === name)?.title || name;
+}
+
+async function refreshTables() {
+  const list = $("tables");
+  let tables;
+  try {
+    const res = await fetch("/api/tables");
+    if (!res.ok) throw new Error(res.statusText);
+    const data = await res.json();
+    tables = Array.isArray(data) ? data : data.tables || [];
+  } catch {
+    list.replaceChildren(el("li", { className: "empty" }, t("loadFailed")));
+    return;
+  }
+  if (!tables.length) {
+    list.replaceChildren(el("li", { className: "empty" }, t("noTables")));
+    return;
+  }
+  list.replaceChildren(...tables.map((tb) => {
+    const seats = tb.seats || [];
+    const people = seats.filter((s) => s.kind === "human");
+    const seatDots = el("span", { className: "seat-dots" }, ...seats.map((s, i) => el("span", {
+      className: `dot ${s.kind} ${s.connected ? "on" : "off"}`,
+      title: `${t("seatN", { n: i })}: ${s.kind === "bot" ? botLabel(s.bot) : t("person")}`,
+      innerHTML: s.kind === "bot" ? ICON_BOT : ICON_PERSON,
+    })));
+    const hand = tb.hand_number != null ? t("handN", { n: tb.hand_number + 1 }) : "";
+    const scores = Array.isArray(tb.scores) ? tb.scores.join(" – ") : "";
+    const links = loadTableLinks(tb.id);
+    const mine = links && links.mine != null ? links.seats.find((s) => s.seat === links.mine) : null;
+    return el("li", { className: "table-row", dataset: { testid: "table-row", table: tb.id } },
+      el("div", { className: "tr-main" },
+        el("strong", {}, tb.title || gameTitle(tb.game)),
+        el("span", { className: "muted" }, ` ${[hand, scores, tb.status].filter(Boolean).join(" · ")}`)),
+      el("div", { className: "tr-side" }, seatDots,
+        el("span", { className: "muted small" }, people.length === 1 ? t("person1") : people.length ? t("people", { n: people.length }) : ""),
+        mine ? el("a", { className: "button", href: mine.link }, t("seatN", { n: mine.seat })) : null,
+        el("a", { className: "button", href: `/t/${tb.id}`, dataset: { testid: "watch" } }, t("watch"))));
+  }));
+}
+
+function retranslate() {
+  applyStatic();
+  if (catalogue) {
+    const size = $("size").value;
+    const preset = $("preset").value;
+    renderGameForm();
+    $("size").value = size;
+    $("preset").value = preset;
+    renderSeats();
+  }
+  refreshTables();
+}
+
+async function main() {
+  applyStatic();
+  mountLangSelect($("lang"));
+  onLangChange(retranslate);
+  $("game").addEventListener("change", () => { seatChoices = []; renderGameForm(); });
+  $("preset").addEventListener("change", applyPreset);
+  $("size").addEventListener("change", renderSeats);
+  $("create-form").addEventListener("submit", createTable);
+  try {
+    await loadCatalogue();
+  } catch (err) {
+    console.error(err);
+    $("create-error").textContent = t("loadFailed");
+  }
+  refreshTables();
+  setInterval(refreshTables, 4000);
+}
+
+main();

@@ -1,0 +1,774 @@
+// The table page: one WebSocket to /ws/{id}, every `state` message re-renders
+// the whole table from its observation (it holds all the seat may know).
+import { t, has, applyStatic, mountLangSelect, onLangChange, reason } from "./i18n.js";
+import { cardSVG, backSVG, parseCard, isCard, suitIcon, suitColour } from "./cards.js";
+import { actionLabel, prompt, eventText, infoRows, seatBadges, handSummary } from "./games.js";
+import { botLabel, loadTableLinks, ICON_BOT, ICON_PERSON } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));
+const LINGER_MS = 1600; // how long a finished trick stays on the table
+const MAX_LOG = 200;
+
+const S = {
+  id: decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""),
+  token: new URLSearchParams(location.hash.slice(1)).get("token"),
+  seat: null, // our seat number, null for a spectator
+  table: null, // from `welcome`
+  deck: null,
+  obs: null,
+  legal: [],
+  seq: -1,
+  over: false,
+  presence: null,
+  selection: new Set(),
+  log: [], // [{html, kind}]
+  hands: [], // finished hands seen: {number, prev}
+  lastPrevKey: null,
+  linger: null, // {cards, winner} of a trick just finished
+  lingerTimer: 0,
+  pending: false, // an act was sent and no answer came yet
+  pendingWhy: false,
+  ws: null,
+  retryMs: 500,
+  everConnected: false,
+  resultShownFor: null,
+};
+
+// ------------------------------------------------------------ connection
+
+function wsURL() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/ws/${encodeURIComponent(S.id)}`;
+}
+
+function connect() {
+  setConn(S.everConnected ? t("reconnecting") : t("connecting"));
+  let ws;
+  try {
+    ws = new WebSocket(wsURL());
+  } catch {
+    scheduleReconnect();
+    return;
+  }
+  S.ws = ws;
+  ws.onopen = () => {
+    S.retryMs = 500;
+    S.everConnected = true;
+    ws.send(JSON.stringify(S.token ? { type: "join", token: S.token } : { type: "join" }));
+  };
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    handle(msg);
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.ws = null;
+    S.pending = false;
+    scheduleReconnect();
+  };
+}
+
+function scheduleReconnect() {
+  // Back off to at most 8 s; rejoining with the same token puts us back in our seat.
+  setConn(t("reconnecting"));
+  setTimeout(connect, S.retryMs);
+  S.retryMs = Math.min(S.retryMs * 2, 8000);
+}
+
+function send(msg) {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) {
+    S.ws.send(JSON.stringify(msg));
+    return true;
+  }
+  return false;
+}
+
+setInterval(() => send({ type: "ping" }), 25000); // keeps idle proxies from closing the socket
+
+function setConn(text) {
+  const el = $("conn");
+  el.textContent = text || "";
+  el.hidden = !text;
+}
+
+// ------------------------------------------------------------ messages
+
+function handle(msg) {
+  switch (msg.type) {
+    case "welcome":
+      setConn("");
+      S.seat = msg.seat ?? null;
+      S.table = msg.table || {};
+      S.deck = S.table.deck || (S.table.game === "tute" ? "spanish" : "french");
+      document.body.dataset.seat = S.seat == null ? "spectator" : String(S.seat);
+      document.title = `${S.table.title || S.table.game || ""} · Tricktaker`;
+      renderInvites();
+      break;
+    case "state":
+      onState(msg);
+      break;
+    case "presence":
+      S.presence = msg.connected;
+      if (S.obs) renderSeats();
+      break;
+    case "why":
+      S.pendingWhy = false;
+      showMessage(reason(msg.message) || t("notNow"), "why");
+      break;
+    case "error":
+      onError(msg);
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(msg) {
+  S.pending = false;
+  if (S.pendingWhy && msg.code === "malformed") {
+    // A server without `why` support: say it plainly.
+    S.pendingWhy = false;
+    showMessage(t("notNow"), "why");
+    return;
+  }
+  S.pendingWhy = false;
+  if (msg.code === "bad_token") {
+    // Watch instead of failing: the table is still worth seeing.
+    showMessage(t("err_bad_token"), "error");
+    S.token = null;
+    send({ type: "join" });
+    return;
+  }
+  const text = msg.code === "illegal" ? reason(msg.message) : t(`err_${msg.code}`) !== `err_${msg.code}` ? t(`err_${msg.code}`) : msg.message;
+  showMessage(text || msg.message || msg.code, "error");
+  if (S.obs) renderControls();
+}
+
+function onState(msg) {
+  const before = S.obs;
+  const obs = msg.observation || {};
+  if (!S.table) { // a state before welcome (harness or odd server): derive what we need
+    S.table = { game: obs.game, players: obs.players, options: {} };
+    S.deck = obs.game === "tute" ? "spanish" : "french";
+  }
+  S.seq = msg.seq;
+  S.legal = msg.legal || [];
+  S.over = Boolean(msg.over) || obs.phase === "over";
+  S.pending = false;
+  S.obs = obs;
+  document.body.dataset.seq = String(msg.seq);
+  document.body.dataset.over = S.over ? "true" : "false";
+  document.body.dataset.phase = obs.phase || "";
+  // Keep only chosen cards that are still choosable.
+  if (!S.legal.some((a) => a.split(" ").length > 2 && isCard(a.split(" ")[1], S.deck))) S.selection.clear();
+
+  if (msg.event) logEvent(msg.event, obs, before);
+  trackLinger(before, obs);
+  trackHands(before, obs);
+  render();
+}
+
+/** When a trick completes, keep its cards visible a moment (bots play fast). */
+function trackLinger(before, obs) {
+  if (!before) return;
+  let done = null;
+  const nb = (before.tricks || []).length;
+  const na = (obs.tricks || []).length;
+  if (na > nb && before.hand_number === obs.hand_number) done = obs.tricks[na - 1];
+  else if (obs.hand_number !== before.hand_number && obs.previous_hand && obs.previous_hand.final_trick) done = obs.previous_hand.final_trick;
+  else if (obs.phase === "over" && before.phase !== "over" && obs.previous_hand) done = obs.previous_hand.final_trick;
+  if (done) {
+    S.linger = done;
+    clearTimeout(S.lingerTimer);
+    S.lingerTimer = setTimeout(() => { S.linger = null; renderTrick(); }, LINGER_MS);
+    const key = S.seat != null && done.winner === S.seat ? "ev_trick_you" : "ev_trick";
+    addLog(t(key, { who: seatName(done.winner) }), "log-trick");
+  }
+}
+
+function trackHands(before, obs) {
+  const prev = obs.previous_hand;
+  if (!prev) return;
+  const key = JSON.stringify(prev);
+  if (key === S.lastPrevKey) return;
+  S.lastPrevKey = key;
+  const number = obs.phase === "over" && before && before.hand_number === obs.hand_number ? obs.hand_number + 1 : obs.hand_number;
+  S.hands.push({ number, prev });
+  if (before) {
+    // A hand finished while we watched: announce it.
+    S.resultShownFor = key;
+    showResult(number, prev);
+    if (!S.over) addLog(t("ev_newHand", { n: obs.hand_number + 1, dealer: seatName(obs.dealer) }), "log-hand");
+  }
+}
+
+// ------------------------------------------------------------ naming
+
+const players = () => (S.obs && S.obs.players) || (S.table && S.table.players) || 4;
+const sideOf = (seat) => (players() === 4 ? seat % 2 : seat);
+const base = () => S.seat ?? 0;
+const offset = (seat) => ((seat - base()) % players() + players()) % players();
+
+function position(seat) {
+  const off = offset(seat);
+  if (players() === 2) return ["bottom", "top"][off];
+  if (players() === 3) return ["bottom", "left", "right"][off];
+  return ["bottom", "left", "top", "right"][off];
+}
+
+function seatName(seat) {
+  if (seat == null) return "";
+  if (S.seat == null) return t("seatN", { n: seat });
+  const pos = position(seat);
+  if (pos === "bottom") return t("you");
+  if (players() === 2) return t("opponent");
+  if (pos === "top") return t("partner");
+  return t(pos);
+}
+
+function sideName(side) {
+  if (players() !== 4) return seatName(side);
+  if (S.seat != null) return side === sideOf(S.seat) ? t("us") : t("them");
+  return `${t("seatN", { n: side })} + ${side + 2}`;
+}
+
+function perSide(values) {
+  return values.map((v, side) => `<span class="side-val">${esc(sideName(side))} <b>${esc(v)}</b></span>`).join(" · ");
+}
+
+/** A card as inline text: rank and a coloured suit symbol. */
+function cardRef(text) {
+  const card = parseCard(text, S.deck);
+  if (!card) return esc(text);
+  const rank = card.deck === "french" && card.rank === "T" ? "10" : card.rank;
+  return `<span class="cardref" style="color:${suitColour(card.suit, card.deck)}" title="${esc(cardName(text))}">` +
+    `${rank}${suitIcon(card.suit, card.deck)}</span>`;
+}
+
+function suitKey(letter) {
+  return S.deck === "spanish" && letter === "C" ? "Cs" : letter;
+}
+
+function suitRef(letter, short = false) {
+  const name = t(`suit_${suitKey(letter)}`);
+  return `<span class="suitref">${suitIcon(letter, S.deck)}${short ? "" : ` ${esc(name)}`}</span>`;
+}
+
+function cardName(text) {
+  const card = parseCard(text, S.deck);
+  if (!card) return text;
+  return t("cardName", { rank: t(`rank_${card.rank}`) !== `rank_${card.rank}` ? t(`rank_${card.rank}`) : card.rank, suit: t(`suit_${suitKey(card.suit)}`) });
+}
+
+function ctx() {
+  return {
+    t, has, seatName, sideName, perSide,
+    card: cardRef,
+    cards: (list) => list.map(cardRef).join(" "),
+    suit: suitRef,
+    game: (S.obs && S.obs.game) || (S.table && S.table.game),
+    players: players(),
+    options: (S.table && S.table.options) || {},
+    mySeat: S.seat,
+  };
+}
+
+// ------------------------------------------------------------ actions
+
+/** Split legal actions: single-card ones (by card), multi-card ones, the rest. */
+function classify(legal) {
+  const single = new Map();
+  const multi = [];
+  const other = [];
+  for (const a of legal) {
+    const [verb, ...args] = a.split(" ");
+    if (args.length && args.every((x) => isCard(x, S.deck))) {
+      if (args.length === 1) single.set(args[0], a);
+      else multi.push({ action: a, verb, cards: new Set(args) });
+    } else {
+      other.push(a);
+    }
+  }
+  return { single, multi, other };
+}
+
+function act(action) {
+  if (S.pending || S.over) return;
+  if (send({ type: "act", action, seq: S.seq })) {
+    S.pending = true;
+    S.selection.clear();
+    renderControls();
+  }
+}
+
+function onCardClick(card) {
+  if (S.seat == null || !S.obs) return;
+  const { single, multi } = classify(S.legal);
+  if (multi.length) {
+    const choosable = new Set(multi.flatMap((m) => [...m.cards]));
+    if (!choosable.has(card)) { showMessage(t("notSelectable"), "why"); return; }
+    if (S.selection.has(card)) S.selection.delete(card); else S.selection.add(card);
+    renderControls();
+    return;
+  }
+  if (single.has(card)) { act(single.get(card)); return; }
+  // A disabled card: ask the engine why, in its own words.
+  const verb = (S.legal.find((a) => isCard(a.split(" ")[1] || "", S.deck)) || "play").split(" ")[0];
+  S.pendingWhy = true;
+  if (!send({ type: "why", action: `${verb} ${card}` })) showMessage(t("notNow"), "why");
+}
+
+/** The legal multi-card action whose card set equals the selection, if any. */
+function matchingSelection(multi) {
+  return multi.find((m) => m.cards.size === S.selection.size && [...S.selection].every((c) => m.cards.has(c)));
+}
+
+let messageTimer = 0;
+function showMessage(text, kind = "info") {
+  const el = $("message");
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.classList.add("show");
+  clearTimeout(messageTimer);
+  messageTimer = setTimeout(() => { el.classList.remove("show"); el.textContent = ""; }, 5000);
+}
+
+// ------------------------------------------------------------ log
+
+function addLog(html, kind = "") {
+  S.log.push({ html, kind });
+  if (S.log.length > MAX_LOG) S.log.shift();
+}
+
+function logEvent(ev, obs, before) {
+  // Labels are rebuilt on language change, so keep the raw event too.
+  const entry = { ev, obs: { game: obs.game, bids: obs.bids }, kind: "event" };
+  S.log.push(entry);
+  if (S.log.length > MAX_LOG) S.log.shift();
+}
+
+function renderLog() {
+  const c = ctx();
+  const list = $("log");
+  list.replaceChildren(...S.log.slice(-60).map((e) => {
+    const li = document.createElement("li");
+    li.className = e.kind || "";
+    li.innerHTML = e.ev ? (eventText(e.ev, e.obs, c) || "") : e.html;
+    return li;
+  }));
+  list.scrollTop = list.scrollHeight;
+}
+
+// ------------------------------------------------------------ rendering
+
+function render() {
+  if (!S.obs) return;
+  renderTop();
+  renderSeats();
+  renderTrick();
+  renderControls();
+  renderInfo();
+  renderLog();
+  renderHistory();
+  renderOver();
+}
+
+function renderTop() {
+  const o = S.obs;
+  const c = ctx();
+  $("game-title").textContent = (S.table && S.table.title) || o.game;
+  $("hand-no").textContent = o.hand_limit
+    ? t("handNofM", { n: o.hand_number + 1, m: o.hand_limit })
+    : t("handN", { n: o.hand_number + 1 });
+  const opts = c.options;
+  const target = opts.target ?? opts.rounds_to_win;
+  let html = perSide(o.scores || []);
+  if (o.game === "tuppi") {
+    html += o.nousussa == null ? "" : ` <span class="chip nous">${esc(t("nousussa", { side: sideName(o.nousussa) }))}</span>`;
+  }
+  if (target) html += ` <span class="muted">(${esc(t("target", { n: target }))})</span>`;
+  $("score").innerHTML = `<span class="label">${esc(t("score"))}:</span> ${html}`;
+}
+
+function makeCard(text, { small = false } = {}) {
+  const div = document.createElement("div");
+  div.className = `card${small ? " small" : ""}`;
+  div.dataset.card = text;
+  div.append(cardSVG(text, S.deck, courtLetters()));
+  div.setAttribute("role", "img");
+  div.setAttribute("aria-label", cardName(text));
+  return div;
+}
+
+function courtLetters() {
+  return Object.fromEntries(["K", "Q", "J", "10", "11", "12"].map((r) => [r, t(`court_${r}`)]));
+}
+
+function makeBack(small = true) {
+  const div = document.createElement("div");
+  div.className = `card back${small ? " small" : ""}`;
+  div.append(backSVG());
+  return div;
+}
+
+function renderSeats() {
+  const o = S.obs;
+  const c = ctx();
+  for (const pos of ["top", "left", "right", "bottom"]) $(`pos-${pos}`).replaceChildren();
+  const tricksPerSeat = Array.isArray(o.tricks_won) && o.tricks_won.length === o.players;
+  for (let seat = 0; seat < o.players; seat++) {
+    const pos = position(seat);
+    const spot = $(`pos-${pos}`);
+    const box = document.createElement("div");
+    box.className = "seat";
+    box.dataset.seat = String(seat);
+    if (o.current_player === seat && !S.over) box.classList.add("turn");
+    if (S.seat != null && players() === 4 && sideOf(seat) === sideOf(S.seat)) box.classList.add("ours");
+    const info = S.table && S.table.seats ? S.table.seats[seat] : null;
+    const away = S.presence && info && info.kind === "human" && !S.presence[seat];
+    const who = info ? (info.kind === "bot" ? `${ICON_BOT} ${esc(botLabel(info.bot))}` : ICON_PERSON) : "";
+    const tricks = tricksPerSeat ? t("tricksN", { n: o.tricks_won[seat] }) : "";
+    const head = document.createElement("div");
+    head.className = "seat-head";
+    head.innerHTML = `<span class="seat-name">${esc(seatName(seat))}</span>` +
+      `<span class="seat-meta" title="${esc(t("seatN", { n: seat }))}">${who}${away ? ` <span class="away">${esc(t("away"))}</span>` : ""}</span>` +
+      (tricks ? `<span class="seat-tricks">${esc(tricks)}</span>` : "") +
+      seatBadges(o, seat, c).join("");
+    box.append(head);
+    if (pos !== "bottom" || S.seat == null) {
+      // Face-down cards: a small fan and the count.
+      const n = (o.hand_sizes || [])[seat] || 0;
+      const fan = document.createElement("div");
+      fan.className = "fan";
+      fan.dataset.count = String(n);
+      for (let i = 0; i < Math.min(n, 13); i++) fan.append(makeBack());
+      const count = document.createElement("span");
+      count.className = "count";
+      count.textContent = String(n);
+      count.title = t("cardsN", { n });
+      fan.append(count);
+      box.append(fan);
+    }
+    const shown = (o.shown || [])[seat] || [];
+    if (shown.length) {
+      const row = document.createElement("div");
+      row.className = "shown";
+      row.title = t("shown");
+      for (const card of shown) row.append(makeCard(card, { small: true }));
+      box.append(row);
+    }
+    if (o.rows && o.rows[seat] && !(pos === "bottom" && S.seat != null)) box.append(rowsEl(o.rows[seat], false));
+    spot.append(box);
+  }
+}
+
+/** Avomarjapussi's face-up columns: [card or null, whether a face-down card lies beneath]. */
+function rowsEl(columns, mine) {
+  const row = document.createElement("div");
+  row.className = "rows";
+  for (const [card, covered] of columns) {
+    const col = document.createElement("div");
+    col.className = "column";
+    if (covered) col.append(makeBack(true));
+    if (card) {
+      const el = mine ? handCard(card) : makeCard(card, { small: true });
+      col.append(el);
+      col.classList.add("has-top");
+    }
+    if (!card && !covered) col.classList.add("empty");
+    row.append(col);
+  }
+  return row;
+}
+
+function renderTrick() {
+  const o = S.obs;
+  const box = $("trick");
+  box.replaceChildren();
+  let cards = o.trick || [];
+  let winner = null;
+  if (!cards.length && S.linger) {
+    cards = S.linger.cards;
+    winner = S.linger.winner;
+  }
+  box.classList.toggle("finished", winner != null);
+  box.dataset.count = String(cards.length);
+  cards.forEach(([seat, card], i) => {
+    const el = makeCard(card);
+    el.classList.add(`at-${position(seat)}`);
+    el.dataset.seat = String(seat);
+    el.dataset.testid = "trick-card";
+    el.style.zIndex = String(i + 1);
+    if (winner === seat) el.classList.add("winner");
+    box.append(el);
+  });
+}
+
+function handCard(card) {
+  const el = makeCard(card);
+  el.dataset.testid = "card";
+  el.tabIndex = 0;
+  el.addEventListener("click", () => onCardClick(card));
+  el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onCardClick(card); } });
+  return el;
+}
+
+function renderControls() {
+  const o = S.obs;
+  if (!o) return;
+  const c = ctx();
+  const { single, multi, other } = classify(S.legal);
+  const myTurn = S.seat != null && S.legal.length > 0 && !S.over;
+  const choosable = new Set(multi.flatMap((m) => [...m.cards]));
+
+  // Status: whose turn, and what to do.
+  const status = $("status");
+  status.classList.toggle("mine", myTurn);
+  if (S.over) status.textContent = t("matchOver");
+  else if (myTurn) status.innerHTML = `<b>${esc(t("yourTurn"))}</b> · ${prompt(o, S.legal, multi.length ? multi[0].cards.size : 0, c)}`;
+  else if (o.current_player != null) status.textContent = t("waitingFor", { name: seatName(o.current_player) });
+  else status.textContent = "";
+  if (S.seat == null) status.textContent = `${t("spectator")} · ${status.textContent}`;
+
+  // Non-card actions as buttons; numeric bids and raises as a strip of chips.
+  const actions = $("actions");
+  actions.replaceChildren();
+  const strips = new Map();
+  for (const a of other) {
+    const [verb, arg] = a.split(" ");
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = "action";
+    btn.dataset.testid = "action";
+    btn.dataset.action = a;
+    btn.innerHTML = actionLabel(a, o, c);
+    btn.disabled = S.pending;
+    btn.addEventListener("click", () => act(a));
+    if ((verb === "bid" || verb === "raise") && /^\d+$/.test(arg)) {
+      if (!strips.has(verb)) {
+        const strip = document.createElement("div");
+        strip.className = "chip-strip";
+        strip.innerHTML = `<span class="strip-label">${esc(verb === "bid" ? t("act_bid") : t("act_raise"))}</span>`;
+        const scroller = document.createElement("div");
+        scroller.className = "chips";
+        strip.append(scroller);
+        strips.set(verb, scroller);
+        actions.append(strip);
+      }
+      btn.classList.add("num");
+      strips.get(verb).append(btn);
+    } else {
+      if (verb === "pass" || verb === "answer" && arg === "no") btn.classList.add("quiet");
+      actions.append(btn);
+    }
+  }
+
+  // Selection mode for give/discard of several cards.
+  const sel = $("selection");
+  sel.hidden = !(myTurn && multi.length);
+  if (multi.length) {
+    for (const card of [...S.selection]) if (!choosable.has(card)) S.selection.delete(card);
+    const size = multi[0].cards.size;
+    const match = matchingSelection(multi);
+    $("selection-count").textContent = `${actionVerbLabel(multi[0].verb)} · ${t("selectedNofM", { k: S.selection.size, n: size })}`;
+    const confirm = $("confirm");
+    confirm.disabled = !match || S.pending;
+    confirm.dataset.action = match ? match.action : "";
+  }
+
+  // The hand (and, in Avomarjapussi, our own face-up columns).
+  const hand = $("hand");
+  hand.replaceChildren();
+  hand.classList.toggle("waiting", !myTurn);
+  const mark = (el, card) => {
+    const legal = myTurn && !S.pending && (multi.length ? choosable.has(card) : single.has(card));
+    el.dataset.legal = legal ? "true" : "false";
+    if (S.selection.has(card)) el.classList.add("selected");
+  };
+  if (S.seat != null && o.rows && o.rows[S.seat]) {
+    const rows = rowsEl(o.rows[S.seat], true);
+    rows.classList.add("my-rows");
+    rows.querySelectorAll(".card[data-testid=card]").forEach((el) => mark(el, el.dataset.card));
+    hand.append(rows);
+  }
+  const line = document.createElement("div");
+  line.className = "hand-line";
+  for (const card of o.hand || []) {
+    const el = handCard(card);
+    mark(el, card);
+    line.append(el);
+  }
+  hand.append(line);
+  layoutHand();
+}
+
+function actionVerbLabel(verb) {
+  return verb === "discard" ? t("act_discard") : t("act_give");
+}
+
+/** Overlap the hand's cards so they always fit on one line. */
+function layoutHand() {
+  const line = document.querySelector("#hand .hand-line");
+  if (!line) return;
+  const cards = [...line.children];
+  if (!cards.length) return;
+  const width = line.clientWidth;
+  const n = cards.length;
+  line.style.removeProperty("--cw");
+  let cw = cards[0].getBoundingClientRect().width || 80;
+  // Shrink the cards rather than let more than ~45% of each hide under the next:
+  // a tap (or a test's click) on a card's centre must reach that card.
+  const fit = width / (1 + 0.56 * (n - 1));
+  if (n > 1 && fit < cw) {
+    cw = Math.max(40, fit);
+    line.style.setProperty("--cw", `${cw}px`);
+  }
+  const step = n > 1 ? Math.min(cw + 6, (width - cw) / (n - 1)) : 0;
+  cards.forEach((el, i) => { el.style.marginLeft = i === 0 ? "0" : `${step - cw}px`; });
+}
+window.addEventListener("resize", layoutHand);
+
+function renderInfo() {
+  const c = ctx();
+  const rows = infoRows(S.obs, c);
+  const o = S.obs;
+  const tw = o.tricks_won || [];
+  if (tw.length && tw.length !== o.players) rows.unshift([t("tricks"), perSide(tw)]);
+  rows.unshift([t("dealer"), esc(seatName(o.dealer))]);
+  $("info").innerHTML = rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("");
+}
+
+function trickHTML(trick, number) {
+  const cards = trick.cards.map(([s, card]) => `<span class="${s === trick.winner ? "win" : ""}" title="${esc(seatName(s))}">${cardRef(card)}</span>`).join(" ");
+  return `<span class="tn">${esc(t("trickN", { n: number }))}</span> ${cards} <span class="muted">→ ${esc(seatName(trick.winner))}</span>`;
+}
+
+function renderHistory() {
+  const c = ctx();
+  const o = S.obs;
+  const tricks = o.tricks || [];
+  const now = tricks.length
+    ? `<ol class="tricks">${tricks.map((tr, i) => `<li>${trickHTML(tr, i + 1)}</li>`).join("")}</ol>`
+    : `<p class="muted">${esc(t("noHistory"))}</p>`;
+  const earlier = S.hands.length
+    ? S.hands.slice().reverse().map((h) => `<details><summary>${esc(t("handN", { n: h.number }))}</summary>` +
+      `<ul>${handSummary(h.prev, c).map((l) => `<li>${l}</li>`).join("")}</ul>` +
+      (h.prev.final_trick ? `<p class="small">${esc(t("lastTrick"))}: ${trickHTML(h.prev.final_trick, "✓").replace(/<span class="tn">.*?<\/span>/, "")}</p>` : "") +
+      `</details>`).join("")
+    : `<p class="muted">${esc(t("noHistory"))}</p>`;
+  $("history").innerHTML = `<h2>${esc(t("history"))}</h2><h3>${esc(t("thisHand"))}</h3>${now}<h3>${esc(t("earlierHands"))}</h3>${earlier}`;
+}
+
+function showResult(number, prev) {
+  const box = $("result");
+  box.innerHTML = `<div class="result-head"><b>${esc(t("handResult", { n: number }))}</b>` +
+    `<button type="button" class="ghost" id="result-close" aria-label="${esc(t("close"))}">✕</button></div>` +
+    `<ul>${handSummary(prev, ctx()).map((l) => `<li>${l}</li>`).join("")}</ul>`;
+  box.hidden = false;
+  $("result-close").addEventListener("click", () => { box.hidden = true; });
+  clearTimeout(showResult.timer);
+  showResult.timer = setTimeout(() => { box.hidden = true; }, 9000);
+}
+
+function toggleLastTrick() {
+  const pop = $("last-trick-pop");
+  if (!pop.hidden) { pop.hidden = true; return; }
+  const o = S.obs;
+  if (!o) return;
+  const tricks = o.tricks || [];
+  const last = tricks.length ? tricks[tricks.length - 1] : o.previous_hand && o.previous_hand.final_trick;
+  pop.replaceChildren();
+  const head = document.createElement("div");
+  head.className = "pop-head";
+  head.textContent = last ? `${t("lastTrick")} · ${t("wonBy", { name: seatName(last.winner) })}` : t("noLastTrick");
+  pop.append(head);
+  if (last) {
+    const row = document.createElement("div");
+    row.className = "pop-cards";
+    for (const [seat, card] of last.cards) {
+      const fig = document.createElement("figure");
+      const el = makeCard(card, { small: true });
+      el.dataset.seat = String(seat);
+      if (seat === last.winner) el.classList.add("winner");
+      const cap = document.createElement("figcaption");
+      cap.textContent = seatName(seat);
+      fig.append(el, cap);
+      row.append(fig);
+    }
+    pop.append(row);
+  }
+  pop.hidden = false;
+}
+
+function renderOver() {
+  const o = S.obs;
+  const dlg = $("over");
+  if (!S.over) { dlg.hidden = true; return; }
+  if (dlg.dataset.closed === "true") return;
+  let text = t("matchOver");
+  if (o.winner != null) {
+    if (S.seat != null) text = sideOf(S.seat) === o.winner ? t("youWin") : t("youLose");
+    text += ` ${t("sideWins", { name: sideName(o.winner) })}.`;
+  }
+  $("over-winner").textContent = text;
+  $("over-detail").innerHTML = `<p>${esc(t("score"))}: ${perSide(o.scores || [])}</p>`;
+  $("record-link").href = `/api/tables/${encodeURIComponent(S.id)}/record`;
+  dlg.hidden = false;
+}
+
+function renderInvites() {
+  const box = $("invites");
+  const links = loadTableLinks(S.id);
+  const others = links ? (links.seats || []).filter((s) => s.link && s.seat !== S.seat) : [];
+  if (!links || (!others.length && !links.spectate)) { box.hidden = true; return; }
+  const row = (label, path) => {
+    const url = new URL(path, location.origin).href;
+    return `<li><span class="inv-label">${esc(label)}</span><input readonly value="${esc(url)}" aria-label="${esc(label)}">` +
+      `<button type="button" class="copy" data-url="${esc(url)}">${esc(t("copy"))}</button></li>`;
+  };
+  box.innerHTML = `<h2>${esc(t("invites"))}</h2><p class="muted small">${esc(t("inviteHelp"))}</p><ul>` +
+    others.map((s) => row(`${t("seatN", { n: s.seat })} · ${seatName(s.seat)}`, s.link)).join("") +
+    (links.spectate ? row(t("spectateLink"), links.spectate) : "") + "</ul>";
+  box.hidden = false;
+  box.querySelectorAll("button.copy").forEach((btn) => btn.addEventListener("click", () => copy(btn)));
+}
+
+async function copy(btn) {
+  const url = btn.dataset.url;
+  try {
+    await navigator.clipboard.writeText(url);
+  } catch {
+    // Clipboard API needs a secure context: fall back to selecting the text.
+    const input = btn.previousElementSibling;
+    input.select();
+    document.execCommand && document.execCommand("copy");
+  }
+  btn.textContent = t("copied");
+  setTimeout(() => { btn.textContent = t("copy"); }, 1500);
+}
+
+// ------------------------------------------------------------ start
+
+function main() {
+  applyStatic();
+  mountLangSelect($("lang"));
+  onLangChange(() => { applyStatic(); renderInvites(); render(); });
+  $("last-trick-btn").addEventListener("click", toggleLastTrick);
+  $("last-trick-pop").addEventListener("click", () => { $("last-trick-pop").hidden = true; });
+  $("history-btn").addEventListener("click", () => {
+    $("history").scrollIntoView({ behavior: "smooth", block: "start" });
+  });
+  $("confirm").addEventListener("click", () => {
+    const action = $("confirm").dataset.action;
+    if (action) act(action);
+  });
+  $("selection-clear").addEventListener("click", () => { S.selection.clear(); renderControls(); });
+  $("over-close").addEventListener("click", () => { $("over").hidden = true; $("over").dataset.closed = "true"; });
+  // A hook for tests and local harnesses: feed server messages directly.
+  window.tricktaker = { handle, state: S };
+  if (S.id && location.pathname.startsWith("/t/")) connect();
+}
+
+main();

@@ -1,0 +1,178 @@
+"""Where tables live between restarts: SQLite by default, PostgreSQL for a club.
+
+A table is stored as what is needed to rebuild it exactly: the game, its
+options, the match seed, the seats, and every action in order.  Replaying the
+actions from the seed gives back the very state (deals come from the seed), so
+nothing else is kept.  The server writes each action here *before* anyone
+hears of it; a server killed at any moment restarts with every table as its
+players last saw it.
+
+SQLAlchemy Core gives one code path for both databases.  Its calls block, so
+the server runs them on one worker thread (:class:`Store` is used only from
+there): SQLite wants a single writer anyway, and the order of writes is the
+order of actions.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+
+__all__ = ["Store", "StoredTable", "database_url"]
+
+metadata = MetaData()
+
+tables = Table(
+    "tt_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("preset", String(32)),
+    Column("options", Text, nullable=False),      # JSON: every option's value
+    Column("seed", Integer, nullable=False),
+    Column("seats", Text, nullable=False),        # JSON: [{"kind", "bot", "token_hash"}]
+    Column("status", String(16), nullable=False),  # "playing" or "over"
+    Column("created", Float, nullable=False),
+)
+
+actions = Table(
+    "tt_actions", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("n", Integer, primary_key=True),       # 0-based position in the match
+    Column("seat", Integer, nullable=False),
+    Column("action", String(200), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+_INSERT_ACTION = insert(actions)
+"""Built once: SQLAlchemy compiles and caches it, instead of rebuilding it for every action."""
+
+
+@dataclass
+class StoredTable:
+    """One table as stored: enough to rebuild its state by replay."""
+
+    id: str
+    game: str
+    preset: str | None
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    status: str = "playing"
+    created: float = field(default_factory=time.time)
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    """``(seat, action text)`` in play order."""
+
+
+def database_url(db: str) -> str:
+    """A SQLAlchemy URL for ``--db``: a URL as given, or a file path for SQLite.
+
+    ``postgresql://`` is read as PostgreSQL through psycopg 3, the driver the
+    ``postgres`` extra installs (SQLAlchemy's default would be psycopg2).
+    """
+    if db.startswith("postgresql://") or db.startswith("postgres://"):
+        return "postgresql+psycopg://" + db.split("://", 1)[1]
+    if "://" in db:
+        return db
+    return f"sqlite:///{Path(db).expanduser()}"
+
+
+class Store:
+    """The tables and their actions in one database (see the module docstring)."""
+
+    def __init__(self, db: str) -> None:
+        url = database_url(db)
+        self.url = url
+        self.engine: Engine = create_engine(url)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def add_table(self, table: StoredTable) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables).values(
+                id=table.id, game=table.game, preset=table.preset,
+                options=json.dumps(table.options), seed=table.seed,
+                seats=json.dumps(table.seats), status=table.status, created=table.created))
+
+    def add_actions(self, rows: list[tuple[str, int, int, str, bool]]) -> None:
+        """Store actions ``(table_id, n, seat, text, ends_match)`` in one transaction.
+
+        The server hands over every action that arrived while the previous
+        write was on disk (group commit): one commit serves many tables.  The
+        primary key ``(table_id, n)`` makes a second write of the same position
+        fail rather than fork a table's history.
+        """
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(_INSERT_ACTION, [{"table_id": t, "n": n, "seat": seat, "action": text, "at": now}
+                                          for t, n, seat, text, _ in rows])
+            for table_id in {t for t, _, _, _, over in rows if over}:
+                conn.execute(update(tables).where(tables.c.id == table_id).values(status="over"))
+
+    def load_tables(self, status: str | None = "playing") -> list[StoredTable]:
+        """Every table (with its actions) of that status, oldest first; ``None`` for all."""
+        with self.engine.connect() as conn:
+            query = select(tables).order_by(tables.c.created)
+            if status is not None:
+                query = query.where(tables.c.status == status)
+            rows = conn.execute(query).mappings().all()
+            found = [_stored(row) for row in rows]
+            by_id = {t.id: t for t in found}
+            if by_id:
+                moves = conn.execute(
+                    select(actions.c.table_id, actions.c.seat, actions.c.action)
+                    .where(actions.c.table_id.in_(list(by_id)))
+                    .order_by(actions.c.table_id, actions.c.n)).all()
+                for table_id, seat, text in moves:
+                    by_id[table_id].actions.append((seat, text))
+        return found
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            table = _stored(row)
+            moves = conn.execute(select(actions.c.seat, actions.c.action)
+                                 .where(actions.c.table_id == table_id).order_by(actions.c.n)).all()
+            table.actions = [(seat, text) for seat, text in moves]
+        return table
+
+
+def _stored(row: Any) -> StoredTable:
+    return StoredTable(id=row["id"], game=row["game"], preset=row["preset"],
+                       options=json.loads(row["options"]), seed=row["seed"],
+                       seats=json.loads(row["seats"]), status=row["status"], created=row["created"])
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets readers and the one writer work at once; NORMAL sync is safe
+    against a killed process (only a power cut can lose the last commits)."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()

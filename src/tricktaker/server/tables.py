@@ -1,0 +1,433 @@
+"""The tables: the only true game states, who sits where, and what each client is told.
+
+This module knows nothing of HTTP: a client is anything with an async
+``send(message)``.  Every change goes through :meth:`Tables.act`, which checks
+the action with the engine, stores it, and only then tells the clients; every
+message is built for its receiver from ``state.observation(seat)``, so a client
+learns exactly what its seat may know.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from .. import GAMES, new_game
+from ..bots import BOTS, parse_bot
+from ..engine import Game, IllegalActionError, OptionError, State
+from .botpool import BotPool
+from .store import Store, StoredTable
+
+__all__ = ["Client", "Table", "TableError", "Tables"]
+
+log = logging.getLogger("tricktaker.server")
+T = TypeVar("T")
+Row = tuple[str, int, int, str, bool]
+"""A stored action: table id, position, seat, canonical text, whether it ends the match."""
+
+
+class Client(Protocol):
+    """A connection to one browser (or a test): it only needs to receive messages."""
+
+    async def send(self, message: dict[str, Any]) -> None: ...
+
+
+class TableError(ValueError):
+    """A refused request; ``code`` is the protocol's error code (docs/server.md)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def token_hash(token: str) -> str:
+    """Tokens are stored hashed: a copy of the database does not let anyone take a seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(eq=False)
+class Table:
+    """One table: the state rebuilt from its stored actions, and its connected clients."""
+
+    stored: StoredTable
+    game: Game
+    state: State
+    clients: dict[Client, int | None] = field(default_factory=dict)
+    """Each connected client and its seat (``None`` for a spectator)."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+    last: tuple[int, str] | None = None
+    """The last action: ``(seat, canonical text)``."""
+
+    @classmethod
+    def rebuild(cls, stored: StoredTable) -> Table:
+        game = new_game(stored.game, preset=stored.preset, **stored.options)
+        state = game.new_match(seed=stored.seed)
+        for seat, text in stored.actions:
+            state.apply(text, seat=seat)
+        table = cls(stored, game, state)
+        if stored.actions:
+            table.last = stored.actions[-1]
+        return table
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def seq(self) -> int:
+        """Actions played at this table: the position of the next one."""
+        return len(self.stored.actions)
+
+    def seat_of_token(self, token: str) -> int | None:
+        digest = token_hash(token)
+        for seat, info in enumerate(self.stored.seats):
+            if info.get("token_hash") and secrets.compare_digest(info["token_hash"], digest):
+                return seat
+        return None
+
+    def connected(self) -> list[bool]:
+        """Per seat: a bot, or a person with a connection open."""
+        people = {seat for seat in self.clients.values() if seat is not None}
+        return [info["kind"] == "bot" or seat in people for seat, info in enumerate(self.stored.seats)]
+
+    def info(self) -> dict[str, Any]:
+        """What anyone may know of the table (the lobby list, the welcome message)."""
+        game = self.game
+        state = self.state
+        connected = self.connected()
+        return {
+            "id": self.id,
+            "game": game.name,
+            "title": game.title,
+            "players": game.num_players,
+            "preset": game.preset,
+            "options": dict(game.options),
+            "deck": deck_style(game),
+            "seats": [{"seat": seat, "kind": info["kind"], "bot": info.get("bot"),
+                       "connected": connected[seat]} for seat, info in enumerate(self.stored.seats)],
+            "status": "over" if state.is_over() else "playing",
+            "hand_number": state.hand_number,
+            "scores": state.observation(None)["scores"],
+            "seq": self.seq,
+        }
+
+    def state_message(self, seat: int | None) -> dict[str, Any]:
+        """The ``state`` message for one seat (``None``: a spectator)."""
+        state = self.state
+        to_act = seat is not None and state.current_player == seat
+        legal = [a.text for a in state.legal_actions()] if to_act else []
+        event = None
+        if self.last is not None:
+            actor, text = self.last
+            kind = text.split(" ", 1)[0]
+            private = kind in self.game.PRIVATE_ACTIONS and seat != actor
+            event = {"seat": actor, "action": kind if private else text}
+        return {"type": "state", "seq": self.seq, "observation": state.observation(seat),
+                "legal": legal, "event": event, "over": state.is_over()}
+
+
+def deck_style(game: Game) -> str:
+    """How the client draws the cards: the Spanish deck has suits of its own."""
+    return "spanish" if game.deck.name.startswith("spanish") else "french"
+
+
+def game_catalogue() -> dict[str, Any]:
+    """Every game with its table sizes, presets and options, and the bots: the lobby's menu."""
+    from ..bots import DEFAULT_BOT
+
+    games = []
+    for name, cls in GAMES.items():
+        players_option = next((o for o in cls.OPTIONS if o.name == "players"), None)
+        sizes = [cls.num_players]
+        if players_option is not None and players_option.choices:
+            sizes = list(players_option.choices)
+        games.append({
+            "name": name, "title": cls.title, "players": sizes,
+            "presets": {preset: dict(values) for preset, values in cls.PRESETS.items()},
+            "deck": deck_style(cls()),
+            "summary": cls.SUMMARY,
+            "options": [{"name": o.name, "default": o.default, "doc": o.doc,
+                         "choices": list(o.choices) if o.choices else None,
+                         "minimum": o.minimum, "maximum": o.maximum} for o in cls.OPTIONS],
+        })
+    bots = [{"name": name, "description": (factory.__doc__ or "").strip().split("\n")[0]}
+            for name, factory in BOTS.items()]
+    return {"games": games, "bots": bots, "default_bot": DEFAULT_BOT}
+
+
+class Tables:
+    """Every open table of one server, its storage and its bots.
+
+    ``bot_delay`` is a pause before each bot move, so people can follow the
+    play; benchmarks and tests set it to 0.
+    """
+
+    def __init__(self, store: Store, bots: BotPool, bot_delay: float = 0.6) -> None:
+        self.store = store
+        self.pool = bots
+        self.bot_delay = bot_delay
+        self.tables: dict[str, Table] = {}
+        self._db = ThreadPoolExecutor(1, thread_name_prefix="tricktaker-db")
+        self._pending: list[tuple[Row, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def _in_db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def _write(self, row: Row) -> None:
+        """Store one action; returns once it is committed (group commit, see :meth:`Store.add_actions`).
+
+        Actions of many tables that arrive while a commit is under way wait
+        together and go in the next one: one thread hop and one commit for all
+        of them, which is what keeps the time to broadcast low under load.
+        """
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((row, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_pending())
+        await done
+
+    async def _write_pending(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await self._in_db(self.store.add_actions, [row for row, _ in batch])
+            except Exception:
+                # one bad row must not fail the others: write them one by one
+                for row, done in batch:
+                    try:
+                        await self._in_db(self.store.add_actions, [row])
+                        done.set_result(None)
+                    except Exception as exc:
+                        done.set_exception(exc)
+            else:
+                for _, done in batch:
+                    done.set_result(None)
+
+    async def start(self) -> None:
+        """Load every unfinished table and let its bots move: a restart resumes every game."""
+        for stored in await self._in_db(self.store.load_tables):
+            try:
+                table = Table.rebuild(stored)
+            except (ValueError, KeyError) as exc:  # a table that no longer replays is left as it is
+                log.error("table %s does not replay and is not resumed: %s", stored.id, exc)
+                continue
+            self.tables[table.id] = table
+            self._schedule_bot(table)
+        log.info("resumed %d tables", len(self.tables))
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+        self._db.shutdown(wait=True)
+        self.pool.close()
+        self.store.close()
+
+    # -- creating and finding tables ----------------------------------------------
+
+    async def create(self, request: Any) -> tuple[Table, list[str | None]]:
+        """A new table from a lobby request (docs/server.md); returns it and each seat's token."""
+        if not isinstance(request, dict):
+            raise TableError("malformed", "a table request is a JSON object")
+        unknown = set(request) - {"game", "preset", "options", "seats"}
+        if unknown:
+            raise TableError("malformed",
+                             f"unknown field(s) in the table request: {', '.join(sorted(unknown))}")
+        name, preset, options = request.get("game"), request.get("preset"), request.get("options") or {}
+        if not isinstance(name, str):
+            raise TableError("malformed", "the table request needs a game name")
+        if preset is not None and not isinstance(preset, str):
+            raise TableError("malformed", "preset must be a name or null")
+        if not isinstance(options, dict):
+            raise TableError("malformed", "options must be an object of option values")
+        try:
+            game = new_game(name, preset=preset, **options)
+        except (OptionError, TypeError, ValueError) as exc:
+            raise TableError("bad_request", str(exc)) from None
+        seats = self._seats(request.get("seats"), game.num_players)
+        tokens: list[str | None] = []
+        for info in seats:
+            token = secrets.token_urlsafe(18) if info["kind"] == "human" else None
+            tokens.append(token)
+            if token is not None:
+                info["token_hash"] = token_hash(token)
+        stored = StoredTable(id=secrets.token_urlsafe(9), game=game.name, preset=game.preset,
+                             options=dict(game.options), seed=random.SystemRandom().randrange(2**31),
+                             seats=seats)
+        await self._in_db(self.store.add_table, stored)
+        table = Table.rebuild(stored)
+        self.tables[table.id] = table
+        self._schedule_bot(table)
+        return table, tokens
+
+    @staticmethod
+    def _seats(seats: Any, players: int) -> list[dict[str, Any]]:
+        if not isinstance(seats, list) or len(seats) != players:
+            raise TableError("bad_request", f"this game needs a list of {players} seats")
+        out = []
+        for i, seat in enumerate(seats):
+            kind = seat.get("kind") if isinstance(seat, dict) else None
+            if kind == "human":
+                out.append({"kind": "human", "bot": None})
+            elif kind == "bot":
+                spec = seat.get("bot")
+                if not isinstance(spec, str):
+                    raise TableError("bad_request", f"seat {i}: a bot seat names its bot")
+                try:
+                    parse_bot(spec)
+                except ValueError as exc:
+                    raise TableError("bad_request", f"seat {i}: {exc}") from None
+                out.append({"kind": "bot", "bot": spec})
+            else:
+                raise TableError("bad_request", f"seat {i}: kind must be 'human' or 'bot'")
+        return out
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("no_table", f"no open table {table_id!r}")
+        return table
+
+    async def finished_record(self, table_id: str) -> str:
+        """The record of a match that is over (before that it would show hidden cards)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            if not table.state.is_over():
+                raise TableError("not_over", "the record is shown once the match is over")
+            return table.state.to_json()
+        stored = await self._in_db(self.store.load_table, table_id)
+        if stored is None:
+            raise TableError("no_table", f"no table {table_id!r}")
+        if stored.status != "over":
+            raise TableError("not_over", "the record is shown once the match is over")
+        return Table.rebuild(stored).state.to_json()
+
+    # -- clients -------------------------------------------------------------------
+
+    async def join(self, client: Client, table: Table, token: str | None) -> int | None:
+        """Seat a client by its token (``None``: a spectator) and send it the table and its state."""
+        seat = None
+        if token is not None:
+            seat = table.seat_of_token(token)
+            if seat is None:
+                raise TableError("bad_token", "this link does not belong to a seat at this table")
+        table.clients[client] = seat
+        await client.send({"type": "welcome", "seat": seat, "table": table.info()})
+        await client.send(table.state_message(seat))
+        await self._presence(table)
+        return seat
+
+    async def leave(self, client: Client, table: Table) -> None:
+        if table.clients.pop(client, None) is not None:
+            await self._presence(table)
+
+    async def _presence(self, table: Table) -> None:
+        await self._send_all(table, lambda seat: {"type": "presence", "connected": table.connected()})
+
+    async def _send_all(self, table: Table, message: Callable[[int | None], dict[str, Any]]) -> None:
+        cache: dict[int | None, dict[str, Any]] = {}
+        for client, seat in list(table.clients.items()):
+            if seat not in cache:
+                cache[seat] = message(seat)
+            try:
+                await client.send(cache[seat])
+            except Exception:  # a dead connection: it leaves, the table goes on
+                table.clients.pop(client, None)
+
+    # -- play ----------------------------------------------------------------------
+
+    async def act(self, table: Table, seat: int | None, text: Any, seq: Any = None) -> None:
+        """Play ``text`` for ``seat``: check, store, then broadcast.  Raises :class:`TableError`."""
+        if seat is None:
+            raise TableError("not_your_turn", "spectators watch; they do not play")
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise TableError("malformed", "an act message needs the action's text")
+        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
+            raise TableError("malformed", "seq must be an integer")
+        async with table.lock:
+            state = table.state
+            if state.is_over():
+                raise TableError("over", "the match is over")
+            if seq is not None and seq != table.seq:
+                raise TableError("stale", f"the table has moved on (seq {table.seq}, not {seq})")
+            if state.current_player != seat:
+                raise TableError("not_your_turn", f"not your turn: seat {state.current_player} is to act")
+            try:
+                state.apply(text, seat=seat)
+            except IllegalActionError as exc:
+                raise TableError("illegal", str(exc)) from None
+            canonical = state.history[-1].text
+            try:
+                await self._write((table.id, table.seq, seat, canonical, state.is_over()))
+            except Exception:
+                state.undo()  # not stored, so it did not happen
+                log.exception("could not store an action at table %s", table.id)
+                raise TableError("storage", "the server could not store the action; try again") from None
+            table.stored.actions.append((seat, canonical))
+            table.last = (seat, canonical)
+            await self._send_all(table, table.state_message)
+        self._schedule_bot(table)
+
+    def why(self, table: Table, seat: int | None, text: Any) -> str:
+        """Why ``text`` is not allowed for ``seat`` now (the engine's own reason), or that it is."""
+        if not isinstance(text, str) or len(text) > 200:
+            raise TableError("malformed", "a why message needs the action's text")
+        if seat is None:
+            return "spectators watch; they do not play"
+        trial = table.state.clone()
+        try:
+            trial.apply(text, seat=seat)
+        except IllegalActionError as exc:
+            return str(exc)
+        return "allowed"
+
+    # -- bots ------------------------------------------------------------------------
+
+    def _schedule_bot(self, table: Table) -> None:
+        """Start the bot whose turn it is, unless one is already thinking at this table."""
+        seat = table.state.current_player
+        if seat is None or table.stored.seats[seat]["kind"] != "bot":
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        table.bot_task = asyncio.get_running_loop().create_task(self._bot_move(table, seat))
+
+    async def _bot_move(self, table: Table, seat: int) -> None:
+        seq = table.seq
+        try:
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            spec = table.stored.seats[seat]["bot"]
+            seed = random.Random(f"{table.stored.seed}:{seat}:{seq}").randrange(2**31)
+            action = await self.pool.decide(table.state.to_json(), seat, spec, seed)
+            table.bot_task = None  # so that act() can schedule the next bot
+            await self.act(table, seat, action, seq)
+        except asyncio.CancelledError:
+            raise
+        except TableError as exc:
+            if exc.code != "stale":
+                log.error("bot at table %s seat %d: %s", table.id, seat, exc)
+        except Exception:
+            log.exception("bot at table %s seat %d failed", table.id, seat)
+        finally:
+            if table.bot_task is asyncio.current_task():
+                table.bot_task = None
+
+    async def wait_for_bots(self) -> None:
+        """Until no bot is thinking at any table (for tests)."""
+        while True:
+            pending = [t.bot_task for t in self.tables.values()
+                       if t.bot_task is not None and not t.bot_task.done()]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
+

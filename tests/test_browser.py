@@ -1,0 +1,474 @@
+"""The browser client of ``tricktaker serve`` end to end: a real Chromium, real clicks.
+
+Each test starts a real server (``server_helpers.running``: a thread, random
+bots, no bot delay; the restart test runs ``tricktaker serve`` as a process),
+opens its pages in headless Chromium through Playwright and plays by clicking
+the cards and buttons a person would, found through the client's
+``data-testid`` hooks.  Waits are on ``body[data-seq]`` and on what the page
+offers, never on the clock.
+
+Without Playwright or Chromium (``/usr/bin/chromium``, or
+``TRICKTAKER_CHROMIUM``) the module is skipped, unless
+``TRICKTAKER_REQUIRE_BROWSER=1`` (CI) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    FRENCH,
+    SPANISH,
+    TIMEOUT_MS,
+    all_cards_shown,
+    collect_frames,
+    hand_cards,
+    hand_number,
+    is_my_turn,
+    observation,
+    offered,
+    play_turns,
+    require_browser,
+    seq,
+    seq_and_observation,
+    take_turn,
+    wait_my_turn,
+    wait_seq,
+)
+
+require_browser()
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from server_helpers import Running, free_port, running  # noqa: E402
+
+import tricktaker as tt  # noqa: E402
+
+expect.set_options(timeout=TIMEOUT_MS)
+NewPage = Callable[..., Page]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Running]:
+    with running(str(tmp_path / "t.db")) as srv:
+        yield srv
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """A page in a context of its own (its own localStorage: another person's browser).
+    Any uncaught error in the page's scripts fails the test."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(**options: Any) -> Page:
+        options.setdefault("viewport", {"width": 1280, "height": 800})
+        context = browser.new_context(**options)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"errors in the page's scripts: {errors}"
+
+
+def table_id_of(page: Page) -> str:
+    match = re.search(r"/t/([^/#?]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def server_seq(srv: Running, table_id: str) -> int:
+    return int(srv.http.get(f"/api/tables/{table_id}").json()["seq"])
+
+
+def replay(srv: Running, table_id: str) -> tuple[list[tuple[int, str]], list[list[dict[str, Any]]],
+                                                  list[list[list[str]]]]:
+    """The table's actions, and each seat's observation and legal actions at every seq
+    (the spectator last), from a replay of its seed and stored actions."""
+    stored = srv.app.state.tables.get(table_id).stored
+    actions = list(stored.actions)
+    game = tt.new_game(stored.game, preset=stored.preset, **stored.options)
+    state = game.new_match(seed=stored.seed)
+    seats = list(range(game.num_players))
+    observations, legal = [], []
+    for step in range(len(actions) + 1):
+        observations.append([state.observation(s) for s in seats] + [state.observation(None)])
+        legal.append([[a.text for a in state.legal_actions()] if state.current_player == s else []
+                      for s in seats])
+        if step < len(actions):
+            state.apply(actions[step][1], seat=actions[step][0])
+    return actions, observations, legal
+
+
+def play_together(pages: dict[int, Page], rng: random.Random, stop: Callable[[dict[str, Any]], bool],
+                  on_turn: Callable[[int], None] | None = None, limit: int = 500) -> None:
+    """Several people at one table, each in its own page, take their turns by clicking
+    until ``stop(observation)`` holds.  ``on_turn(seq)`` runs before each person's turn,
+    once every page has caught up with the table."""
+    first = next(iter(pages.values()))
+    for _ in range(limit):
+        now, obs = seq_and_observation(first)
+        if stop(obs) or obs.get("phase") == "over":
+            return
+        mover = obs["current_player"]
+        if mover in pages:
+            page = pages[mover]
+            wait_my_turn(page)
+            if page.evaluate("() => document.body.dataset.over") == "true":
+                return
+            now = seq(page)
+            if on_turn is not None:
+                for other in pages.values():
+                    wait_seq(other, equal=now)
+                on_turn(now)
+            take_turn(page, rng)
+        else:  # a bot's turn: it moves by itself
+            wait_seq(first, above=now)
+    raise AssertionError("the play did not get there")
+
+
+def settle(pages: dict[int, Page]) -> int:
+    """Until the table waits for one of the people and every page shows that position; its seq."""
+    first = next(iter(pages.values()))
+    for _ in range(500):
+        now, obs = seq_and_observation(first)
+        mover = obs["current_player"]
+        if mover in pages or obs.get("phase") == "over":
+            if mover in pages:
+                wait_my_turn(pages[mover])
+            now = seq(pages[mover]) if mover in pages else now
+            for page in pages.values():
+                wait_seq(page, equal=now)
+            return now
+        wait_seq(first, above=now)
+    raise AssertionError("the table did not settle")
+
+
+# -- 1. the lobby, a whole hand, dimmed cards ------------------------------------------------
+
+
+def test_a_person_creates_a_tuppi_table_in_the_lobby_and_plays_a_whole_hand(
+        server: Running, new_page: NewPage) -> None:
+    page = new_page()
+    page.goto(server.url + "/")
+    page.get_by_test_id("game-select").select_option("tuppi")
+    expect(page.get_by_test_id("size-select")).to_have_value("4")
+    expect(page.get_by_test_id("seat-0-kind")).to_have_value("human")
+    for seat in (1, 2, 3):
+        page.get_by_test_id(f"seat-{seat}-kind").select_option("bot")
+        page.get_by_test_id(f"seat-{seat}-bot").select_option("random")
+    # every trick is played: no early end once the hand is decided, and no sooli, which ends
+    # when the soloist takes a trick (rule options, set in the lobby)
+    page.locator("#options-box > summary").click()
+    page.get_by_test_id("option-early_end").uncheck()
+    page.get_by_test_id("option-sooli").uncheck()
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/t/[^#]+#token=."))
+    table_id = table_id_of(page)
+    expect(page.locator("body")).to_have_attribute("data-seat", "0")
+    info = server.http.get(f"/api/tables/{table_id}").json()
+    assert info["game"] == "tuppi"
+    assert info["options"]["early_end"] is False and info["options"]["sooli"] is False
+    assert [(s["kind"], s["bot"]) for s in info["seats"]] == [("human", None)] + [("bot", "random")] * 3
+    # the lobby kept the table's links: the spectator link is offered for sharing
+    expect(page.get_by_test_id("invite-links").locator("input")).to_have_value(f"{server.url}/t/{table_id}")
+
+    rng = random.Random(1)
+    first_hand = hand_number(page)
+    assert first_hand == 0
+    dimmed_tried = False
+    turns = 0
+    while True:
+        wait_my_turn(page, extra=f"() => window.tricktaker.state.obs.hand_number !== {first_hand}")
+        if hand_number(page) != first_hand:
+            break
+        assert page.evaluate("() => document.body.dataset.over") == "false"
+        dimmed = page.locator('#hand [data-testid=card][data-legal="false"]')
+        if not dimmed_tried and dimmed.count():
+            # a dimmed card does not play: the page says why, and nothing is sent to the table
+            before, card, cards = seq(page), dimmed.first.get_attribute("data-card"), hand_cards(page)
+            message = page.get_by_test_id("message")
+            expect(message).to_be_empty()
+            dimmed.first.click()
+            expect(message).to_have_class(re.compile(r"\bshow\b"))
+            expect(message).not_to_be_empty()
+            assert seq(page) == before == server_seq(server, table_id)
+            assert hand_cards(page) == cards and card in cards
+            assert is_my_turn(page)
+            dimmed_tried = True
+        take_turn(page, rng)
+        turns += 1
+    assert dimmed_tried, "no turn of the hand had a dimmed card"
+    assert turns >= 13  # a bid (unless a bot bid first and ended the bidding) and 13 cards
+    # the next hand is dealt, the finished one is summed up on the table and in the history
+    assert hand_number(page) == first_hand + 1
+    assert server.http.get(f"/api/tables/{table_id}").json()["hand_number"] >= first_hand + 1
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.get_by_test_id("history").locator("details")).to_have_count(1)
+    assert len(hand_cards(page)) == 13
+
+
+# -- 2. two people at one table, each sees only its own hand ---------------------------------
+
+
+def test_two_people_in_two_browsers_each_see_only_their_own_hand(server: Running, new_page: NewPage) -> None:
+    created = server.create("tuppi", ["human", "random", "human", "random"])
+    table_id = created["id"]
+    pages = {0: new_page(), 2: new_page()}
+    for seat, page in pages.items():
+        page.goto(server.url + created["seats"][seat]["link"])
+        expect(page.locator("body")).to_have_attribute("data-seat", str(seat))
+    snapshots: list[tuple[int, dict[int, list[str]]]] = []
+
+    def check(now: int) -> None:
+        hands = {seat: hand_cards(page) for seat, page in pages.items()}
+        for seat, page in pages.items():
+            seen = all_cards_shown(page)
+            for other, hand in hands.items():
+                if other != seat:
+                    assert not seen & set(hand), (seat, "sees", other, seen & set(hand))
+        snapshots.append((now, hands))
+
+    play_together(pages, random.Random(2),
+                  stop=lambda obs: len(obs["tricks"]) >= 3 or obs["hand_number"] > 0, on_turn=check)
+    assert len(snapshots) >= 4 and {s for _, hands in snapshots for s in hands} == {0, 2}
+    # and each page's hand was exactly what the engine dealt that seat at that moment
+    _, observations, _ = replay(server, table_id)
+    for now, hands in snapshots:
+        for seat, hand in hands.items():
+            assert hand == observations[now][seat]["hand"], (now, seat)
+    # played cards are public: both pages show the same tricks once they agree on the seq
+    settle(pages)
+    tricks = [observation(p)["tricks"] for p in pages.values()]
+    assert tricks[0] == tricks[1]
+
+
+# -- 3. a spectator ---------------------------------------------------------------------------
+
+
+def test_a_spectator_watches_from_the_lobby_without_seeing_any_hand(
+        server: Running, new_page: NewPage) -> None:
+    created = server.create("tuppi", ["human", "random", "random", "random"])
+    table_id, token = created["id"], created["seats"][0]["token"]
+    player = server.ws(table_id)
+    player.join(token)
+    page = new_page()
+    page.goto(server.url + "/")
+    row = page.locator(f'[data-testid=table-row][data-table="{table_id}"]')
+    row.get_by_test_id("watch").click()
+    page.wait_for_url(f"{server.url}/t/{table_id}")
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-seat", "spectator")
+    wait_seq(page, above=-1)
+    start = seq(page)
+
+    def nothing_to_play() -> None:
+        expect(page.get_by_test_id("hand").get_by_test_id("card")).to_have_count(0)
+        expect(page.get_by_test_id("action-buttons").get_by_test_id("action")).to_have_count(0)
+        assert observation(page)["hand"] == []
+        assert page.locator(".seat .fan").count() == 4  # every seat's cards, face down
+
+    nothing_to_play()
+    expect(page.get_by_test_id("status")).to_contain_text("Watching")
+    expect(page.get_by_test_id("trick")).to_be_attached()
+    # the person plays (over the WebSocket); the spectator follows every action
+    for _ in range(4):
+        message = player.until("state")
+        while not message["legal"]:
+            message = player.until("state")
+        player.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
+    played = player.until("state")["seq"]
+    page.wait_for_function("s => Number(document.body.dataset.seq) >= s", arg=played)
+    assert seq(page) > start
+    nothing_to_play()
+    # what the page holds is exactly the engine's observation for a spectator
+    now, seen = seq_and_observation(page)
+    _, observations, _ = replay(server, table_id)
+    assert seen == observations[now][-1]
+
+
+# -- 4. a reload mid-hand -----------------------------------------------------------------------
+
+
+def test_a_reload_mid_hand_puts_the_person_back_in_the_same_seat_and_hand(
+        server: Running, new_page: NewPage) -> None:
+    created = server.create("tuppi", ["human", "random", "random", "random"])
+    page = new_page()
+    page.goto(server.url + created["seats"][0]["link"])
+    rng = random.Random(4)
+    play_turns(page, rng, 3)
+    wait_my_turn(page)
+    before, cards, obs, offer = seq(page), hand_cards(page), observation(page), offered(page)
+    assert cards and offer
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-seat", "0")
+    wait_seq(page, equal=before)
+    wait_my_turn(page)
+    assert hand_cards(page) == cards
+    assert observation(page) == obs  # the same hand, number and all
+    assert offered(page) == offer
+    take_turn(page, rng)
+    assert seq(page) > before
+
+
+# -- 5. no frame carries a card its seat may not see ---------------------------------------------
+
+
+def test_no_frame_a_page_receives_names_a_card_its_seat_may_not_see(
+        server: Running, new_page: NewPage) -> None:
+    created = server.create("tuppi", ["human", "random", "human", "random"])
+    table_id = created["id"]
+    pages, frames = {}, {}
+    for seat in (0, 2):
+        pages[seat] = new_page()
+        frames[seat] = collect_frames(pages[seat])
+        pages[seat].goto(server.url + created["seats"][seat]["link"])
+        expect(pages[seat].locator("body")).to_have_attribute("data-seat", str(seat))
+    play_together(pages, random.Random(5), stop=lambda obs: obs["hand_number"] > 0)
+    final = settle(pages)
+    for page in pages.values():
+        page.context.close()  # no more frames: the lists are complete
+    actions, observations, legal = replay(server, table_id)
+    assert observations[final][0]["hand_number"] == 1
+    for seat, received in frames.items():
+        seen: set[str] = set()
+        seqs = []
+        for frame in received:
+            message = json.loads(frame)
+            if message["type"] != "state":
+                assert not FRENCH.search(frame.replace(table_id, "")), (seat, frame)
+                continue
+            seqs.append(message["seq"])
+            assert message["observation"] == observations[message["seq"]][seat], (seat, message["seq"])
+            assert message["legal"] == legal[message["seq"]][seat]
+            seen |= set(FRENCH.findall(json.dumps(message["observation"])))
+            if message["event"] is not None:
+                named = set(FRENCH.findall(message["event"]["action"]))
+                assert named <= seen, (seat, message["event"])
+        assert seqs == list(range(seqs[0], final + 1)), seat  # the page followed every action
+
+
+# -- 6. the server is killed mid-hand and started again ------------------------------------------
+
+
+def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    import httpx
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tricktaker.cli", "serve", "--port", str(port), "--db", db,
+         "--workers", "0", "--bot-delay", "0"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            return process
+        except httpx.HTTPError:
+            if process.poll() is not None:
+                break
+            time.sleep(0.1)
+    process.kill()
+    process.wait(10)
+    raise AssertionError("the server did not start")
+
+
+def test_the_page_reconnects_by_itself_after_the_server_is_killed_and_restarted(
+        tmp_path: Path, new_page: NewPage) -> None:
+    import httpx
+
+    db, port = str(tmp_path / "kill.db"), free_port()
+    url = f"http://127.0.0.1:{port}"
+    process = start_server(port, db)
+    try:
+        seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+        created = httpx.post(f"{url}/api/tables", json={"game": "tuppi", "seats": seats}).json()
+        page = new_page()
+        page.goto(url + created["seats"][0]["link"])
+        rng = random.Random(6)
+        play_turns(page, rng, 3)
+        wait_my_turn(page)
+        before, cards, obs = seq(page), hand_cards(page), observation(page)
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        expect(page.locator("#conn")).to_be_visible()  # "Reconnecting…"
+        process = start_server(port, db)
+        expect(page.locator("#conn")).to_be_hidden(timeout=45_000)
+        wait_seq(page, equal=before)
+        wait_my_turn(page)
+        assert hand_cards(page) == cards and observation(page) == obs
+        take_turn(page, rng)
+        assert seq(page) > before
+        assert httpx.get(f"{url}/api/tables/{created['id']}").json()["seq"] >= seq(page)
+    finally:
+        process.kill()
+        process.wait(10)
+
+
+# -- 7. a phone ----------------------------------------------------------------------------------
+
+
+def test_on_a_phone_the_legal_cards_can_be_tapped_and_played(server: Running, new_page: NewPage) -> None:
+    created = server.create("tute", ["human", "random", "random", "random"])
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                    device_scale_factor=2)
+    page.goto(server.url + created["seats"][0]["link"])
+    rng = random.Random(7)
+    for _ in range(10):  # until a card is to be played (Tute may first ask to sing or exchange)
+        wait_my_turn(page)
+        if page.locator('#hand [data-testid=card][data-legal="true"]').count():
+            break
+        take_turn(page, rng)
+    legal = page.locator('#hand [data-testid=card][data-legal="true"]')
+    assert legal.count()
+    cards = hand_cards(page)
+    assert all(SPANISH.fullmatch(c) for c in cards), cards
+    # nothing sticks out sideways, and every legal card's centre is on screen and is that card
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    for i in range(legal.count()):
+        card = legal.nth(i)
+        card.scroll_into_view_if_needed()
+        box = card.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        assert card.evaluate("""el => { const r = el.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return hit !== null && hit.closest('[data-testid=card]') === el; }"""), card.get_attribute(
+            "data-card")
+    chosen = legal.nth(rng.randrange(legal.count()))
+    name = chosen.get_attribute("data-card")
+    before = seq(page)
+    chosen.tap()
+    wait_seq(page, above=before)
+    assert name not in hand_cards(page)
+    assert name in {c for _, c in observation(page)["trick"]} | {
+        c for t in observation(page)["tricks"] for _, c in t["cards"]}
+
+
+def test_the_lobby_fits_a_phone(server: Running, new_page: NewPage) -> None:
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(server.url + "/")
+    expect(page.get_by_test_id("seat-3-bot")).to_be_attached()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390

@@ -1,0 +1,570 @@
+"""The web server over real HTTP and WebSockets (docs/server.md): tables, trust, nothing lost.
+
+Each test starts a server on a free loopback port (``server_helpers``) with
+bots in a thread and no bot delay, and talks to it as a browser does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import Running, Socket, free_port, running
+from sqlalchemy.exc import IntegrityError
+from test_bots_search import VARIANTS
+from websockets.exceptions import ConnectionClosed
+
+import tricktaker as tt
+from tricktaker.server import botpool
+from tricktaker.server.store import Store, StoredTable, database_url
+
+FRENCH = re.compile(r"\b[AKQJT98765432][SHDC]\b")
+SPANISH = re.compile(r"\b(?:1[012]|[1-7])[OCEB]\b")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    with running(str(tmp_path / "t.db")) as srv:
+        yield srv
+
+
+def play_to_end(ws: Socket, choose: Any = lambda legal: legal[0], limit: int = 200_000,
+                first: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Answer every turn of the socket's seat until the match is over; return the last state.
+
+    ``first`` is a state message already read from the socket (else the next one is read)."""
+    for _ in range(limit):
+        message, first = first or ws.until("state"), None
+        if message["over"]:
+            return message
+        if message["legal"]:
+            ws.send({"type": "act", "action": choose(message["legal"]), "seq": message["seq"]})
+    raise AssertionError("the match did not end")
+
+
+# -- HTTP ------------------------------------------------------------------------------
+
+
+def test_pages_and_client_files_are_served(server: Running) -> None:
+    lobby = server.http.get("/")
+    assert lobby.status_code == 200 and "<html" in lobby.text.lower()
+    table = server.http.get("/t/anything")
+    assert table.status_code == 200 and "<html" in table.text.lower()
+    assert server.http.get("/static/cards.js").status_code == 200
+    assert server.http.get("/static/no-such-file.js").status_code == 404
+
+
+def test_games_catalogue_lists_every_game_with_its_deck_options_and_the_bots() -> None:
+    from tricktaker.server.tables import game_catalogue
+
+    catalogue = game_catalogue()
+    games = {g["name"]: g for g in catalogue["games"]}
+    assert set(games) == set(tt.GAMES)
+    assert games["tute"]["deck"] == "spanish" and games["tuppi"]["deck"] == "french"
+    assert games["tute"]["players"] == [2, 4] and games["huutopussi"]["players"] == [4, 3]
+    assert games["tuppi"]["presets"]["tournament"]["hand_limit"] == 20
+    assert {o["name"] for o in games["tuppi"]["options"]} >= {"sooli", "target"}
+    assert [b["name"] for b in catalogue["bots"]] == ["random", "rules", "pimc", "ismcts"]
+    assert catalogue["default_bot"] == "pimc"
+
+
+@pytest.mark.parametrize(("body", "needle"), [
+    ({"game": "whist", "seats": []}, "unknown game"),
+    ({"game": "tuppi", "options": {"target": -3}, "seats": []}, "target"),
+    ({"game": "tuppi", "options": {"colour": 1}, "seats": []}, "unknown option"),
+    ({"game": "tuppi", "preset": "pub", "seats": []}, "unknown preset"),
+    ({"game": "tuppi", "seats": [{"kind": "human"}]}, "4 seats"),
+    ({"game": "tuppi", "seats": [{"kind": "human"}] * 3 + [{"kind": "bot", "bot": "genius"}]}, "unknown bot"),
+    ({"game": "tuppi", "seats": [{"kind": "human"}] * 3 + [{"kind": "alien"}]}, "kind must be"),
+    ({"game": "tuppi", "seats": [], "colour": "red"}, "unknown field"),
+    ([1, 2], "JSON object"),
+])
+def test_a_bad_table_request_is_refused_with_its_reason(server: Running, body: Any, needle: str) -> None:
+    response = server.http.post("/api/tables", json=body)
+    assert response.status_code == 400
+    assert needle in response.json()["error"]
+    assert server.http.get("/api/tables").json()["tables"] == []
+
+
+def test_a_body_that_is_not_json_or_too_large_is_refused(server: Running) -> None:
+    assert server.http.post("/api/tables", content=b"{nope").status_code == 400
+    assert server.http.post("/api/tables", content=b"[" + b" " * 20000 + b"]").status_code == 413
+
+
+def test_a_created_table_is_listed_with_public_information_only(server: Running) -> None:
+    created = server.create("tute", ["human", "rules", "human", "random"])
+    tokens = [s.get("token") for s in created["seats"]]
+    assert tokens[0] and tokens[2] and tokens[0] != tokens[2] and tokens[1] is None
+    assert created["seats"][0]["link"] == f"/t/{created['id']}#token={tokens[0]}"
+    listed = server.http.get("/api/tables").json()["tables"]
+    assert [t["id"] for t in listed] == [created["id"]]
+    text = json.dumps(listed)
+    assert tokens[0] not in text and not SPANISH.search(text.replace(created["id"], ""))
+    assert listed[0]["seats"][1] == {"seat": 1, "kind": "bot", "bot": "rules", "connected": True}
+    assert listed[0]["seats"][0]["connected"] is False
+
+
+# -- playing -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_a_person_plays_a_whole_match_of_every_variant_with_bots(tmp_path: Path, variant: str) -> None:
+    name, options = VARIANTS[variant]
+    options = dict(options)
+    preset = options.pop("preset", None)
+    players = tt.new_game(name, preset=preset, **options).num_players
+    with running(str(tmp_path / "t.db")) as srv:
+        # rules bots, and a person who passes when he can: random bidding would keep a
+        # Huutopussi match from ever reaching 500
+        created = srv.create(name, ["human"] + ["rules"] * (players - 1), preset=preset, options=options)
+        ws = srv.ws(created["id"])
+        assert ws.join(created["seats"][0]["token"])["seat"] == 0
+        last = play_to_end(ws, choose=lambda legal: "pass" if "pass" in legal else legal[len(legal) // 2])
+        record = srv.http.get(f"/api/tables/{created['id']}/record")
+        assert record.status_code == 200
+        state = tt.load(record.text)
+        assert state.is_over() and last["observation"] == state.observation(0)
+        assert last["seq"] == len(state.history)
+
+
+def test_two_people_and_a_spectator_share_one_table(server: Running) -> None:
+    created = server.create("tuppi", ["human", "random", "human", "random"], options={"target": 12})
+    a, b, watcher = (server.ws(created["id"]) for _ in range(3))
+    a.join(created["seats"][0]["token"])
+    b.join(created["seats"][2]["token"])
+    assert watcher.join()["seat"] is None
+    first = watcher.until("state")
+    assert first["observation"]["hand"] == [] and first["legal"] == []
+    assert a.until("presence", connected=[True, True, True, True])
+    b.close()
+    assert a.until("presence", connected=[True, True, False, True])
+    # the second person comes back on the same link and finds the same position
+    b = server.ws(created["id"])
+    b.join(created["seats"][2]["token"])
+    rejoined = b.until("state")
+    assert rejoined["seq"] == server.http.get(f"/api/tables/{created['id']}").json()["seq"]
+    with ThreadPoolExecutor(2) as pool:
+        a_future = pool.submit(play_to_end, a)
+        b_end = play_to_end(b, first=rejoined)
+        a_end = a_future.result()
+    spectator_end = None
+    while spectator_end is None:
+        message = watcher.until("state")
+        assert message["observation"]["hand"] == [] and message["legal"] == []
+        if message["over"]:
+            spectator_end = message
+    assert spectator_end["seq"] == a_end["seq"] == b_end["seq"]
+    assert a_end["observation"]["hand_number"] == spectator_end["observation"]["hand_number"]
+
+
+def test_refused_messages_name_the_problem_and_change_nothing(server: Running) -> None:
+    created = server.create("tuppi", ["human", "human", "human", "human"])
+    sockets = [server.ws(created["id"]) for _ in range(4)]
+    for seat, ws in enumerate(sockets):
+        ws.join(created["seats"][seat]["token"])
+    state = sockets[1].until("state")  # seat 1 leads the bidding after dealer 0
+    seq = state["seq"]
+    mover = next(i for i, ws in enumerate(sockets) if i == state["observation"]["current_player"])
+    other = (mover + 1) % 4
+    cases = [
+        (sockets[other], {"type": "act", "action": "pass"}, "not_your_turn"),
+        (sockets[mover], {"type": "act", "action": "play ZZ"}, "illegal"),
+        (sockets[mover], {"type": "act", "action": "fly away"}, "illegal"),
+        (sockets[mover], {"type": "act", "action": 7}, "malformed"),
+        (sockets[mover], {"type": "act"}, "malformed"),
+        (sockets[mover], {"type": "act", "action": "pass", "seq": seq + 5}, "stale"),
+        (sockets[mover], {"type": "act", "action": "pass", "seq": "x"}, "malformed"),
+        (sockets[mover], {"type": "dance"}, "malformed"),
+        (sockets[mover], {"no": "type"}, "malformed"),
+        (sockets[mover], "not json", "malformed"),
+        (sockets[mover], b"\x00\x01", "malformed"),
+        (sockets[mover], {"type": "act", "action": "x" * 5000}, "too_large"),
+        (sockets[mover], {"type": "join"}, "malformed"),
+    ]
+    for ws, message, code in cases:
+        ws.send(message)
+        answer = ws.until("error")
+        assert answer["code"] == code, (message, answer)
+        assert answer["message"]
+    info = server.http.get(f"/api/tables/{created['id']}").json()
+    assert info["seq"] == seq
+
+
+def test_why_explains_a_refused_card_with_the_engine_reason(server: Running) -> None:
+    created = server.create("tuppi", ["human", "human", "human", "human"])
+    ws = server.ws(created["id"])
+    ws.join(created["seats"][2]["token"])
+    ws.send({"type": "why", "action": "bid 2C"})
+    answer = ws.until("why")
+    assert "not your turn" in answer["message"]
+
+
+def test_bad_tokens_and_unknown_tables_are_refused(server: Running) -> None:
+    created = server.create()
+    ws = server.ws(created["id"])
+    ws.send({"type": "join", "token": "guess"})
+    assert ws.until("error")["code"] == "bad_token"
+    ws.send({"type": "act", "action": "pass"})
+    assert ws.until("error")["code"] == "not_joined"
+    lost = server.ws("nosuchtable")
+    lost.send({"type": "join"})
+    assert lost.until("error")["code"] == "no_table"
+
+
+def test_a_flood_is_refused_and_then_the_connection_closed(tmp_path: Path) -> None:
+    with running(str(tmp_path / "t.db"), rate=10, burst=30) as server:
+        flood(server)
+
+
+def flood(server: Running) -> None:
+    created = server.create()
+    ws = server.ws(created["id"])
+    ws.join()
+    for _ in range(200):
+        try:
+            ws.send({"type": "ping"})
+        except Exception:
+            break
+    codes = []
+    try:
+        while True:
+            message = ws.recv(timeout=5)
+            if message["type"] == "error":
+                codes.append(message["code"])
+    except Exception:
+        pass  # closed by the server
+    assert "flood" in codes
+    assert ws.conn.close_code == 1008
+
+
+def test_an_oversized_frame_closes_the_connection(server: Running) -> None:
+    created = server.create()
+    ws = server.ws(created["id"])
+    ws.join()
+    ws.send("x" * 100_000)
+    with pytest.raises(ConnectionClosed):
+        for _ in range(10):
+            ws.recv(timeout=5)
+    assert ws.conn.close_code == 1009
+
+
+def test_the_record_is_only_shown_once_the_match_is_over(server: Running) -> None:
+    created = server.create()
+    response = server.http.get(f"/api/tables/{created['id']}/record")
+    assert response.status_code == 403 and "over" in response.json()["error"]
+    assert server.http.get("/api/tables/nope/record").status_code == 404
+
+
+# -- no leaks --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["tuppi", "tute-pairs", "huutopussi", "huutopussi-three",
+                                     "avomarjapussi", "tuppi-tournament"])
+def test_no_frame_carries_a_card_its_seat_may_not_see(tmp_path: Path, variant: str) -> None:
+    """Every frame is the engine's observation for that seat (checked against a replay of the
+    record), and an action's text reaches other seats only when it names no hidden card."""
+    name, options = VARIANTS[variant]
+    options = dict(options)
+    preset = options.pop("preset", None)
+    players = tt.new_game(name, preset=preset, **options).num_players
+    pattern = SPANISH if name == "tute" else FRENCH
+    with running(str(tmp_path / "t.db")) as srv:
+        created = srv.create(name, ["human"] * players, preset=preset, options=options)
+        sockets = [srv.ws(created["id"]) for _ in range(players)]
+        for seat, ws in enumerate(sockets):
+            ws.join(created["seats"][seat]["token"])
+        spectator = srv.ws(created["id"])
+        spectator.join()
+        for _ in range(600):  # about two hands, every seat a person
+            for ws in sockets:
+                while True:
+                    message = ws.recv()
+                    if message["type"] == "state":
+                        break
+                if message["legal"]:
+                    ws.send({"type": "act", "action": message["legal"][-1], "seq": message["seq"]})
+            if message["observation"]["hand_number"] >= 2 or message["over"]:
+                break
+        time.sleep(0.3)
+        for ws in sockets:
+            ws.close()
+        spectator.close()
+        # replay the table's actions to know what each seat was entitled to at every seq
+        table = srv.app.state.tables.get(created["id"])
+        actions = list(table.stored.actions)
+    game = tt.new_game(name, preset=preset, **options)
+    replay = game.new_match(seed=table.stored.seed)
+    observations: list[list[Any]] = []
+    for step in range(len(actions) + 1):
+        observations.append([replay.observation(s) for s in range(players)] + [replay.observation(None)])
+        if step < len(actions):
+            replay.apply(actions[step][1], seat=actions[step][0])
+    for seat, ws in enumerate([*sockets, spectator]):
+        index = seat if seat < players else players
+        seen: set[str] = set()
+        for frame in ws.frames:
+            message = json.loads(frame)
+            if message["type"] != "state":
+                assert not pattern.search(frame.replace(created["id"], "")), frame
+                continue
+            assert message["observation"] == observations[message["seq"]][index]
+            seen |= set(pattern.findall(json.dumps(message["observation"])))
+            if message["event"] is not None:
+                assert set(pattern.findall(message["event"]["action"])) <= seen, (seat, message["event"])
+
+
+# -- nothing lost ------------------------------------------------------------------------
+
+
+def test_every_action_is_stored_before_it_is_broadcast(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    with running(db) as srv:
+        created = srv.create("tuppi", ["human"] * 4)
+        sockets = [srv.ws(created["id"]) for _ in range(4)]
+        for seat, ws in enumerate(sockets):
+            ws.join(created["seats"][seat]["token"])
+        store = Store(db)
+        for _ in range(30):
+            for ws in sockets:
+                message = ws.until("state")
+                if message["legal"]:
+                    ws.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
+                if message["event"] is not None:
+                    stored = store.load_table(created["id"])
+                    assert stored is not None and len(stored.actions) >= message["seq"]
+        store.close()
+
+
+def test_a_server_killed_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
+    """A real ``tricktaker serve`` process, killed with SIGKILL mid-hand and started again."""
+    db = str(tmp_path / "kill.db")
+    port = free_port()
+
+    def start() -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tricktaker.cli", "serve", "--port", str(port), "--db", db,
+             "--workers", "0", "--bot-delay", "0"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        import httpx
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+                return process
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        process.kill()
+        raise AssertionError("the server did not start")
+
+    from websockets.sync.client import connect
+
+    process = start()
+    sockets = contextlib.ExitStack()
+    try:
+        import httpx
+        bots: list[dict[str, Any]] = [{"kind": "bot", "bot": "rules"}] * 3
+        tables = [httpx.post(f"http://127.0.0.1:{port}/api/tables",
+                             json={"game": game, "seats": [{"kind": "human"}, *bots]}).json()
+                  for game in ("tuppi", "tute")]
+        before = []
+        for table in tables:
+            ws = Socket(sockets.enter_context(connect(f"ws://127.0.0.1:{port}/ws/{table['id']}")))
+            ws.join(table["seats"][0]["token"])
+            for _ in range(12):  # play a few of our turns, then stop at our turn mid-hand
+                message = ws.until("state")
+                while not message["legal"]:
+                    message = ws.until("state")
+                ws.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
+            message = ws.until("state")
+            while not message["legal"]:
+                message = ws.until("state")
+            before.append(message)
+            ws.close()
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        process = start()
+        for table, old in zip(tables, before, strict=True):
+            ws = Socket(sockets.enter_context(connect(f"ws://127.0.0.1:{port}/ws/{table['id']}")))
+            ws.join(table["seats"][0]["token"])
+            again = ws.until("state")
+            assert again["seq"] == old["seq"] and again["observation"] == old["observation"]
+            assert again["legal"] == old["legal"]
+            ws.send({"type": "act", "action": again["legal"][0], "seq": again["seq"]})
+            assert ws.until("state")["seq"] == old["seq"] + 1
+            ws.close()
+    finally:
+        sockets.close()
+        process.kill()
+        process.wait(10)
+
+
+def test_bots_resume_after_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    store = Store(db)
+    game = tt.new_game("tuppi", target=8)
+    stored = StoredTable(id="resume", game="tuppi", preset=None, options=dict(game.options), seed=3,
+                         seats=[{"kind": "bot", "bot": "random"}] * 4)
+    store.add_table(stored)
+    store.close()
+    with running(db) as srv:
+        deadline = time.monotonic() + 60
+        while srv.http.get("/api/tables/resume/record").status_code != 200:
+            assert time.monotonic() < deadline, "the bots did not finish the resumed match"
+            time.sleep(0.1)
+        assert tt.load(srv.http.get("/api/tables/resume/record").text).is_over()
+
+
+# -- bots off the event loop --------------------------------------------------------------
+
+
+def test_a_slow_bot_does_not_hold_up_other_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = botpool.decide
+
+    def slow(record: str, seat: int, spec: str, seed: int) -> str:
+        if spec == "rules":
+            time.sleep(3)
+        return real(record, seat, spec, seed)
+
+    monkeypatch.setattr(botpool, "decide", slow)
+    with running(str(tmp_path / "t.db")) as srv:
+        srv.create("tuppi", ["rules", "human", "human", "human"])  # dealer 0: seat 1 bids first...
+        slow_table = srv.create("tuppi", ["human", "rules", "rules", "rules"])
+        assert slow_table
+        fast = srv.create("tuppi", ["human"] * 4)
+        sockets = [srv.ws(fast["id"]) for _ in range(4)]
+        for seat, ws in enumerate(sockets):
+            ws.join(fast["seats"][seat]["token"])
+        started = time.monotonic()
+        for _ in range(8):
+            for ws in sockets:
+                message = ws.until("state")
+                if message["legal"]:
+                    ws.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
+        assert time.monotonic() - started < 2.5
+
+
+def test_bots_think_in_worker_processes(tmp_path: Path) -> None:
+    with running(str(tmp_path / "t.db"), workers=1) as srv:
+        created = srv.create("tute", ["human", "rules", "rules", "rules"])
+        ws = srv.ws(created["id"])
+        ws.join(created["seats"][0]["token"])
+        message = ws.until("state")
+        for _ in range(20):
+            if message["legal"]:
+                ws.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
+            message = ws.until("state", timeout=120)
+        assert message["seq"] >= 20
+
+
+# -- storage -----------------------------------------------------------------------------
+
+
+def storage_urls(tmp_path: Path) -> list[str]:
+    urls = [str(tmp_path / "store.db")]
+    if os.environ.get("TRICKTAKER_TEST_POSTGRES"):
+        urls.append(os.environ["TRICKTAKER_TEST_POSTGRES"])
+    return urls
+
+
+def test_database_urls() -> None:
+    assert database_url("games.db") == "sqlite:///games.db"
+    assert database_url("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+    assert database_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_store_keeps_tables_and_actions_in_order(tmp_path: Path, backend: str) -> None:
+    if backend == "postgresql":
+        url = os.environ.get("TRICKTAKER_TEST_POSTGRES")
+        if not url:
+            pytest.skip("set TRICKTAKER_TEST_POSTGRES to a PostgreSQL URL (.ci/run does)")
+    else:
+        url = str(tmp_path / "store.db")
+    store = Store(url)
+    table_id = f"t{time.time_ns()}"
+    stored = StoredTable(id=table_id, game="tuppi", preset=None, options={"target": 8}, seed=11,
+                         seats=[{"kind": "human", "bot": None, "token_hash": "ab"}] * 4)
+    store.add_table(stored)
+    store.add_actions([(table_id, 0, 1, "bid 7H", False), (table_id, 1, 2, "pass", True)])
+    with pytest.raises(IntegrityError):
+        store.add_actions([(table_id, 1, 2, "pass", False)])  # one history: a position is written once
+    loaded = store.load_table(table_id)
+    assert loaded is not None
+    assert loaded.actions == [(1, "bid 7H"), (2, "pass")] and loaded.status == "over"
+    assert loaded.options == {"target": 8} and loaded.seats == stored.seats
+    assert table_id not in [t.id for t in store.load_tables()]
+    assert table_id in [t.id for t in store.load_tables(None)]
+    store.close()
+
+
+@pytest.mark.skipif(not os.environ.get("TRICKTAKER_TEST_POSTGRES"),
+                    reason="set TRICKTAKER_TEST_POSTGRES to a PostgreSQL URL (.ci/run does)")
+def test_a_match_on_postgresql() -> None:
+    with running(os.environ["TRICKTAKER_TEST_POSTGRES"]) as srv:
+        created = srv.create("bondtolva", ["human", "random", "random", "random"])
+        ws = srv.ws(created["id"])
+        ws.join(created["seats"][0]["token"])
+        assert tt.load(srv.http.get(f"/api/tables/{created['id']}/record").text
+                       if play_to_end(ws)["over"] else "").is_over()
+
+
+def test_group_commit_stores_the_good_actions_of_a_batch_with_a_bad_one(tmp_path: Path) -> None:
+    """Actions arriving together are committed together; a failing one fails alone."""
+    import asyncio
+
+    from tricktaker.server.botpool import BotPool
+    from tricktaker.server.tables import Tables
+
+    db = str(tmp_path / "t.db")
+
+    async def scenario() -> list[Any]:
+        tables = Tables(Store(db), BotPool(0), 0)
+        for name in ("a", "b"):
+            tables.store.add_table(StoredTable(id=name, game="tuppi", preset=None, options={}, seed=1,
+                                               seats=[{"kind": "human"}] * 4))
+        tables.store.add_actions([("a", 0, 1, "bid 7H", False)])
+        results = await asyncio.gather(
+            tables._write(("a", 0, 1, "pass", False)),   # position 0 is taken: refused
+            tables._write(("b", 0, 1, "bid 7H", False)),
+            tables._write(("a", 1, 2, "bid 5S", False)),
+            return_exceptions=True)
+        await tables.close()
+        return results
+
+    results = asyncio.run(scenario())
+    assert isinstance(results[0], Exception) and results[1:] == [None, None]
+    store = Store(db)
+    assert [len(t.actions) for t in store.load_tables()] == [2, 1]
+    store.close()
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_actions_not_declared_private_show_only_public_cards(variant: str) -> None:
+    """``Game.PRIVATE_ACTIONS`` is complete: every card an action of another kind names is
+    in the public observation right after it, so its text may go to every seat."""
+    import random
+
+    name, options = VARIANTS[variant]
+    options = dict(options)
+    preset = options.pop("preset", None)
+    game = tt.new_game(name, preset=preset, **options)
+    pattern = SPANISH if name == "tute" else FRENCH
+    for seed in range(3):
+        state = game.new_match(seed=seed)
+        rng = random.Random(seed)
+        while state.hand_number < 2 and not state.is_over():
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            if action.kind not in game.PRIVATE_ACTIONS:
+                public = set(pattern.findall(json.dumps(state.observation(None))))
+                assert set(pattern.findall(action.text)) <= public, (variant, action.text)
