@@ -36,7 +36,8 @@ class Running:
         """Tests play far faster than people, so the flood limit is off unless asked for."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.app = create_app(db=db, workers=workers, bot_delay=bot_delay, rate=rate, burst=burst)
+        self.app = create_app(db=db, workers=workers, bot_delay=bot_delay, rate=rate, burst=burst,
+                              warm_up=False)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=4 * MAX_MESSAGE, lifespan="on")
         self.server = uvicorn.Server(config)

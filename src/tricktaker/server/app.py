@@ -94,9 +94,13 @@ def error(code: str, message: str) -> dict[str, Any]:
 
 
 def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0.6,
-               rate: float = RATE, burst: int = BURST) -> Starlette:
+               rate: float = RATE, burst: int = BURST, warm_up: bool = True) -> Starlette:
     """The ASGI app: tables stored in ``db`` (a path or URL), bots in ``workers`` processes,
-    each connection limited to ``rate`` messages a second in bursts of ``burst``."""
+    each connection limited to ``rate`` messages a second in bursts of ``burst``.
+
+    With ``warm_up`` the bot workers load (or, on a fresh install, compile) the
+    solver at start, so the first ``pimc`` bot does not keep a table waiting
+    for it; tests turn it off."""
     holder: dict[str, Tables] = {}
 
     def tables() -> Tables:
@@ -104,7 +108,10 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        manager = Tables(Store(db), BotPool(workers), bot_delay)
+        pool = BotPool(workers)
+        if warm_up and workers > 0:
+            pool.warm_up()
+        manager = Tables(Store(db), pool, bot_delay)
         holder["tables"] = manager
         app.state.tables = manager
         await manager.start()

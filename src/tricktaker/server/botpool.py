@@ -31,11 +31,13 @@ def decide(record: str, seat: int, spec: str, seed: int) -> str:
     return bot.act(view_of(state, seat)).text
 
 
-def _warm(game_name: str) -> None:
+def _warm() -> None:
+    """Solve a small endgame of a trick game and of a point game: both compiled searches load."""
     from .. import new_game
     from ..bots.pimc import warm_up
 
-    warm_up(new_game(game_name))
+    for name in ("tuppi", "tute"):
+        warm_up(new_game(name))
 
 
 class BotPool:
@@ -53,10 +55,19 @@ class BotPool:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, decide, record, seat, spec, seed)
 
-    def warm_up(self, game_name: str) -> None:
-        """Compile the solver in the background (the first solve otherwise takes tens of seconds)."""
+    def warm_up(self) -> None:
+        """Load the solver in the workers in the background (one job per worker; a fresh
+        install compiles it, which takes tens of seconds, and later starts load it from
+        Numba's cache).  Decisions queue behind it meanwhile."""
         for _ in range(max(1, self.workers)):
-            self.executor.submit(_warm, game_name)
+            self.executor.submit(_warm)
 
     def close(self) -> None:
+        """Stop at once.  A bot cut off mid-search loses nothing: its move was never
+        applied, and after a restart the bot whose turn it is decides again."""
+        # ProcessPoolExecutor has no public way to stop a running task (Python 3.14
+        # adds terminate_workers); without this a search or warm-up delays exit.
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
         self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
