@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -69,6 +71,26 @@ class Running:
     def ws(self, table_id: str) -> Socket:
         return Socket(self.sockets.enter_context(
             connect(f"ws://127.0.0.1:{self.port}/ws/{table_id}", max_size=None, max_queue=None)))
+
+
+def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    """``tricktaker serve`` as a process of its own (to be killed), once it answers."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tricktaker.cli", "serve", "--port", str(port), "--db", db,
+         "--workers", "0", "--bot-delay", "0"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            return process
+        except httpx.HTTPError:
+            if process.poll() is not None:
+                break
+            time.sleep(0.1)
+    process.kill()
+    process.wait(10)
+    raise AssertionError("the server did not start")
 
 
 @contextlib.contextmanager

@@ -18,9 +18,6 @@ import json
 import random
 import re
 import signal
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -51,7 +48,7 @@ from browser_helpers import (
 require_browser()
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
-from server_helpers import Running, free_port, running  # noqa: E402
+from server_helpers import Running, free_port, running, start_server  # noqa: E402
 
 import tricktaker as tt  # noqa: E402
 
@@ -373,27 +370,6 @@ def test_no_frame_a_page_receives_names_a_card_its_seat_may_not_see(
 
 
 # -- 6. the server is killed mid-hand and started again ------------------------------------------
-
-
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
-    import httpx
-
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tricktaker.cli", "serve", "--port", str(port), "--db", db,
-         "--workers", "0", "--bot-delay", "0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-            return process
-        except httpx.HTTPError:
-            if process.poll() is not None:
-                break
-            time.sleep(0.1)
-    process.kill()
-    process.wait(10)
-    raise AssertionError("the server did not start")
 
 
 def test_the_page_reconnects_by_itself_after_the_server_is_killed_and_restarted(

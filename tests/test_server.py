@@ -12,14 +12,13 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Running, Socket, free_port, running
+from server_helpers import Running, Socket, free_port, running, start_server
 from sqlalchemy.exc import IntegrityError
 from test_bots_search import VARIANTS
 from websockets.exceptions import ConnectionClosed
@@ -299,11 +298,14 @@ def test_no_frame_carries_a_card_its_seat_may_not_see(tmp_path: Path, variant: s
         for ws in sockets:
             ws.close()
         spectator.close()
-        # replay the table's actions to know what each seat was entitled to at every seq
-        table = srv.app.state.tables.get(created["id"])
-        actions = list(table.stored.actions)
+    # replay the table's stored actions to know what each seat was entitled to at every seq
+    store = Store(str(tmp_path / "t.db"))
+    stored = store.load_table(created["id"])
+    store.close()
+    assert stored is not None
+    actions = stored.actions
     game = tt.new_game(name, preset=preset, **options)
-    replay = game.new_match(seed=table.stored.seed)
+    replay = game.new_match(seed=stored.seed)
     observations: list[list[Any]] = []
     for step in range(len(actions) + 1):
         observations.append([replay.observation(s) for s in range(players)] + [replay.observation(None)])
@@ -351,20 +353,7 @@ def test_a_server_killed_mid_hand_resumes_every_table_exactly(tmp_path: Path) ->
     port = free_port()
 
     def start() -> subprocess.Popen[bytes]:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "tricktaker.cli", "serve", "--port", str(port), "--db", db,
-             "--workers", "0", "--bot-delay", "0"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        import httpx
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-                return process
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        process.kill()
-        raise AssertionError("the server did not start")
+        return start_server(port, db)
 
     from websockets.sync.client import connect
 
@@ -568,3 +557,22 @@ def test_actions_not_declared_private_show_only_public_cards(variant: str) -> No
             if action.kind not in game.PRIVATE_ACTIONS:
                 public = set(pattern.findall(json.dumps(state.observation(None))))
                 assert set(pattern.findall(action.text)) <= public, (variant, action.text)
+
+
+def test_a_finished_table_leaves_memory_when_its_last_client_goes_and_can_still_be_seen(
+        server: Running) -> None:
+    created = server.create("tuppi", ["human", "random", "random", "random"], options={"target": 8})
+    ws = server.ws(created["id"])
+    ws.join(created["seats"][0]["token"])
+    end = play_to_end(ws)
+    ws.close()
+    manager = server.app.state.tables
+    deadline = time.monotonic() + 10
+    while created["id"] in manager.tables:
+        assert time.monotonic() < deadline, "the finished table stayed in memory"
+        time.sleep(0.05)
+    assert server.http.get(f"/api/tables/{created['id']}").json()["status"] == "over"
+    again = server.ws(created["id"])
+    again.join(created["seats"][0]["token"])
+    last = again.until("state")
+    assert last["over"] and last["seq"] == end["seq"] and last["observation"] == end["observation"]

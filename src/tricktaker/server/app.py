@@ -155,7 +155,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
 
     async def table_info(request: Request) -> Response:
         try:
-            return JSONResponse(tables().get(request.path_params["id"]).info())
+            return JSONResponse((await tables().find(request.path_params["id"])).info())
         except TableError as exc:
             return JSONResponse({"error": str(exc)}, 404)
 
@@ -260,6 +260,6 @@ class Session:
         token = message.get("token")
         if token is not None and not isinstance(token, str):
             raise TableError("malformed", "a token is text")
-        table = self.tables.get(self.websocket.path_params["id"])
+        table = await self.tables.find(self.websocket.path_params["id"])
         self.seat = await self.tables.join(self.client, table, token)
         self.table = table

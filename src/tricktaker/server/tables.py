@@ -292,10 +292,20 @@ class Tables:
         return out
 
     def get(self, table_id: str) -> Table:
+        """A table in memory: every unfinished one, and finished ones someone is still at."""
         table = self.tables.get(table_id)
         if table is None:
             raise TableError("no_table", f"no open table {table_id!r}")
         return table
+
+    async def find(self, table_id: str) -> Table:
+        """A table in memory, or a finished one brought back from the store (to see its end)."""
+        if table_id in self.tables:
+            return self.tables[table_id]
+        stored = await self._in_db(self.store.load_table, table_id)
+        if stored is None:
+            raise TableError("no_table", f"no table {table_id!r}")
+        return self.tables.setdefault(table_id, Table.rebuild(stored))
 
     async def finished_record(self, table_id: str) -> str:
         """The record of a match that is over (before that it would show hidden cards)."""
@@ -329,6 +339,8 @@ class Tables:
     async def leave(self, client: Client, table: Table) -> None:
         if table.clients.pop(client, None) is not None:
             await self._presence(table)
+        if not table.clients and table.state.is_over():
+            self.tables.pop(table.id, None)  # finished and left: the store keeps it
 
     async def _presence(self, table: Table) -> None:
         await self._send_all(table, lambda seat: {"type": "presence", "connected": table.connected()})
