@@ -448,3 +448,21 @@ def test_the_lobby_fits_a_phone(server: Running, new_page: NewPage) -> None:
     page.goto(server.url + "/")
     expect(page.get_by_test_id("seat-3-bot")).to_be_attached()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_a_change_of_language_rewrites_the_table_and_its_log(server: Running, new_page: NewPage) -> None:
+    created = server.create("tuppi", ["human", "random", "random", "random"], options={"early_end": False})
+    page = new_page()
+    page.goto(server.url + created["seats"][0]["link"])
+    page.get_by_test_id("lang-select").select_option("en")
+    rng = random.Random(5)
+    log = page.locator("#log")
+    while "takes the trick" not in log.inner_text():  # play until a trick is won
+        wait_my_turn(page)
+        take_turn(page, rng)
+    page.get_by_test_id("lang-select").select_option("fi")
+    expect(log).to_contain_text("ottaa tikin")
+    assert "takes the trick" not in log.inner_text()
+    expect(page.get_by_test_id("last-trick")).not_to_have_text("Last trick")
+    page.get_by_test_id("lang-select").select_option("es")
+    expect(log).to_contain_text("gana la baza")

@@ -184,7 +184,7 @@ function trackLinger(before, obs) {
     clearTimeout(S.lingerTimer);
     S.lingerTimer = setTimeout(() => { S.linger = null; renderTrick(); }, LINGER_MS);
     const key = S.seat != null && done.winner === S.seat ? "ev_trick_you" : "ev_trick";
-    addLog(t(key, { who: seatName(done.winner) }), "log-trick");
+    addLog(() => t(key, { who: seatName(done.winner) }), "log-trick");
   }
 }
 
@@ -200,7 +200,8 @@ function trackHands(before, obs) {
     // A hand finished while we watched: announce it.
     S.resultShownFor = key;
     showResult(number, prev);
-    if (!S.over) addLog(t("ev_newHand", { n: obs.hand_number + 1, dealer: seatName(obs.dealer) }), "log-hand");
+    const n = obs.hand_number + 1, dealer = obs.dealer;
+    if (!S.over) addLog(() => t("ev_newHand", { n, dealer: seatName(dealer) }), "log-hand");
   }
 }
 
@@ -337,8 +338,9 @@ function showMessage(text, kind = "info") {
 
 // ------------------------------------------------------------ log
 
-function addLog(html, kind = "") {
-  S.log.push({ html, kind });
+// A line is kept as a function that writes it, so a change of language rewrites the log.
+function addLog(make, kind = "") {
+  S.log.push({ make, kind });
   if (S.log.length > MAX_LOG) S.log.shift();
 }
 
@@ -355,7 +357,7 @@ function renderLog() {
   list.replaceChildren(...S.log.slice(-60).map((e) => {
     const li = document.createElement("li");
     li.className = e.kind || "";
-    li.innerHTML = e.ev ? (eventText(e.ev, e.obs, c) || "") : e.html;
+    li.innerHTML = e.ev ? (eventText(e.ev, e.obs, c) || "") : e.make();
     return li;
   }));
   list.scrollTop = list.scrollHeight;
