@@ -63,8 +63,6 @@ class Table:
     """Each connected client and its seat (``None`` for a spectator)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
-    last: tuple[int, str] | None = None
-    """The last action: ``(seat, canonical text)``."""
 
     @classmethod
     def rebuild(cls, stored: StoredTable) -> Table:
@@ -72,10 +70,7 @@ class Table:
         state = game.new_match(seed=stored.seed)
         for seat, text in stored.actions:
             state.apply(text, seat=seat)
-        table = cls(stored, game, state)
-        if stored.actions:
-            table.last = stored.actions[-1]
-        return table
+        return cls(stored, game, state)
 
     @property
     def id(self) -> str:
@@ -125,8 +120,8 @@ class Table:
         to_act = seat is not None and state.current_player == seat
         legal = [a.text for a in state.legal_actions()] if to_act else []
         event = None
-        if self.last is not None:
-            actor, text = self.last
+        if self.stored.actions:
+            actor, text = self.stored.actions[-1]
             kind = text.split(" ", 1)[0]
             private = kind in self.game.PRIVATE_ACTIONS and seat != actor
             event = {"seat": actor, "action": kind if private else text}
@@ -385,7 +380,6 @@ class Tables:
                 log.exception("could not store an action at table %s", table.id)
                 raise TableError("storage", "the server could not store the action; try again") from None
             table.stored.actions.append((seat, canonical))
-            table.last = (seat, canonical)
             await self._send_all(table, table.state_message)
         self._schedule_bot(table)
 
@@ -433,13 +427,3 @@ class Tables:
         finally:
             if table.bot_task is asyncio.current_task():
                 table.bot_task = None
-
-    async def wait_for_bots(self) -> None:
-        """Until no bot is thinking at any table (for tests)."""
-        while True:
-            pending = [t.bot_task for t in self.tables.values()
-                       if t.bot_task is not None and not t.bot_task.done()]
-            if not pending:
-                return
-            await asyncio.gather(*pending, return_exceptions=True)
-
