@@ -1,7 +1,7 @@
 """Simulated people at many tables of `tricktaker serve`, and a bare broadcast server, in one run.
 
 Each round starts the real server (``python -m tricktaker.cli serve
---workers 0 --bot-delay 0`` on a fresh SQLite database) in a subprocess,
+--workers 0 --bot-delay 0 --tables-per-minute 0`` on a fresh SQLite database) in a subprocess,
 creates ``--tables`` Tuppi tables of four person seats over HTTP, and opens
 one WebSocket per seat from load-generator processes (``--procs``; separate
 from the server).  Each simulated person, at its turn, waits a think time
@@ -156,7 +156,7 @@ class ServerProcess:
         if kind == "tricktaker":
             db = workdir / f"bench-{self.port}.db"
             command = [sys.executable, "-m", "tricktaker.cli", "serve", "--port", str(self.port),
-                       "--db", str(db), "--workers", "0", "--bot-delay", "0"]
+                       "--db", str(db), "--workers", "0", "--bot-delay", "0", "--tables-per-minute", "0"]
         else:
             command = [sys.executable, os.path.abspath(__file__), "--echo-server", str(self.port)]
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)

@@ -576,3 +576,20 @@ def test_a_finished_table_leaves_memory_when_its_last_client_goes_and_can_still_
     again.join(created["seats"][0]["token"])
     last = again.until("state")
     assert last["over"] and last["seq"] == end["seq"] and last["observation"] == end["observation"]
+
+
+def test_one_address_may_create_only_so_many_tables_a_minute(tmp_path: Path) -> None:
+    with running(str(tmp_path / "t.db"), tables_per_minute=3) as srv:
+        for _ in range(3):
+            srv.create()
+        body = {"game": "tuppi", "seats": [{"kind": "human"}] * 4}
+        refused = srv.http.post("/api/tables", json=body)
+        assert refused.status_code == 429 and "3 new tables a minute" in refused.json()["error"]
+        assert len(srv.http.get("/api/tables").json()["tables"]) == 3
+
+
+def test_serve_refuses_negative_settings(capsys: pytest.CaptureFixture[str]) -> None:
+    from tricktaker.cli import main
+
+    assert main(["serve", "--tables-per-minute", "-1"]) == 2
+    assert "cannot be negative" in capsys.readouterr().err

@@ -41,6 +41,8 @@ RATE, BURST = 10.0, 30
 """Messages a second a client may send on average, and in a burst (token bucket)."""
 FLOOD_STRIKES = 3
 """Floods a connection may cause before it is closed."""
+TABLES_PER_MINUTE = 30
+"""New tables one client address may create a minute (and in a burst)."""
 SEND_QUEUE = 256
 """Messages waiting for a slow client before it is dropped (a dead browser must not hold memory)."""
 
@@ -94,14 +96,18 @@ def error(code: str, message: str) -> dict[str, Any]:
 
 
 def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0.6,
-               rate: float = RATE, burst: int = BURST, warm_up: bool = True) -> Starlette:
+               rate: float = RATE, burst: int = BURST, warm_up: bool = True,
+               tables_per_minute: int = TABLES_PER_MINUTE) -> Starlette:
     """The ASGI app: tables stored in ``db`` (a path or URL), bots in ``workers`` processes,
-    each connection limited to ``rate`` messages a second in bursts of ``burst``.
+    each connection limited to ``rate`` messages a second in bursts of ``burst``, each
+    client address to ``tables_per_minute`` new tables (0: no limit).
 
     With ``warm_up`` the bot workers load (or, on a fresh install, compile) the
     solver at start, so the first ``pimc`` bot does not keep a table waiting
     for it; tests turn it off."""
     holder: dict[str, Tables] = {}
+    creators: dict[str, RateLimit] = {}
+    """A token bucket per client address for creating tables, so no one fills the store."""
 
     def tables() -> Tables:
         return holder["tables"]
@@ -132,6 +138,14 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return JSONResponse({"tables": open_tables})
 
     async def create_table(request: Request) -> Response:
+        if tables_per_minute:
+            address = request.client.host if request.client else ""
+            if len(creators) > 10_000:  # forget the quiet ones rather than grow without end
+                creators.clear()
+            bucket = creators.setdefault(address, RateLimit(tables_per_minute / 60, tables_per_minute))
+            if not bucket.allow():
+                return JSONResponse({"error": f"at most {tables_per_minute} new tables a minute "
+                                              "from one address: try again soon"}, 429)
         body = await request.body()
         if len(body) > MAX_BODY:
             return JSONResponse({"error": f"a table request is at most {MAX_BODY} bytes"}, 413)
