@@ -593,3 +593,13 @@ def test_serve_refuses_negative_settings(capsys: pytest.CaptureFixture[str]) -> 
 
     assert main(["serve", "--tables-per-minute", "-1"]) == 2
     assert "cannot be negative" in capsys.readouterr().err
+
+
+def test_the_lobby_lists_the_newest_open_tables_first(
+        server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tricktaker.server import app as app_module
+
+    monkeypatch.setattr(app_module, "LISTED_TABLES", 2)
+    ids = [server.create()["id"] for _ in range(3)]
+    listed = server.http.get("/api/tables").json()
+    assert [t["id"] for t in listed["tables"]] == ids[::-1][:2] and listed["more"] == 1

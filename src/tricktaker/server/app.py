@@ -41,6 +41,8 @@ RATE, BURST = 10.0, 30
 """Messages a second a client may send on average, and in a burst (token bucket)."""
 FLOOD_STRIKES = 3
 """Floods a connection may cause before it is closed."""
+LISTED_TABLES = 100
+"""Open tables the lobby lists, newest first (a busy club server may hold many more)."""
 TABLES_PER_MINUTE = 30
 """New tables one client address may create a minute (and in a burst)."""
 SEND_QUEUE = 256
@@ -134,8 +136,10 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return JSONResponse(game_catalogue())
 
     async def list_tables(request: Request) -> Response:
-        open_tables = [t.info() for t in tables().tables.values() if not t.state.is_over()]
-        return JSONResponse({"tables": open_tables})
+        playing = [t for t in tables().tables.values() if not t.state.is_over()]
+        playing.sort(key=lambda t: t.stored.created, reverse=True)
+        return JSONResponse({"tables": [t.info() for t in playing[:LISTED_TABLES]],
+                             "more": max(0, len(playing) - LISTED_TABLES)})
 
     async def create_table(request: Request) -> Response:
         if tables_per_minute:
