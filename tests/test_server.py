@@ -419,10 +419,10 @@ def test_bots_resume_after_a_restart(tmp_path: Path) -> None:
 def test_a_slow_bot_does_not_hold_up_other_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real = botpool.decide
 
-    def slow(record: str, seat: int, spec: str, seed: int) -> str:
+    def slow(record: str, seat: int, spec: str, seed: int, seconds: float | None) -> str:
         if spec == "rules":
             time.sleep(3)
-        return real(record, seat, spec, seed)
+        return real(record, seat, spec, seed, seconds)
 
     monkeypatch.setattr(botpool, "decide", slow)
     with running(str(tmp_path / "t.db")) as srv:
@@ -603,3 +603,19 @@ def test_the_lobby_lists_the_newest_open_tables_first(
     ids = [server.create()["id"] for _ in range(3)]
     listed = server.http.get("/api/tables").json()
     assert [t["id"] for t in listed["tables"]] == ids[::-1][:2] and listed["more"] == 1
+
+
+def test_search_bots_get_the_servers_time_budget_unless_their_spec_sets_one() -> None:
+    assert botpool.time_budget("pimc", 3.0) == {"time": 3.0}
+    assert botpool.time_budget("ismcts:iterations=50", 2.0) == {"time": 2.0}
+    assert botpool.time_budget("pimc:time=9", 3.0) == {}
+    assert botpool.time_budget("rules", 3.0) == {} and botpool.time_budget("random", 3.0) == {}
+    assert botpool.time_budget("pimc", None) == {}
+    # a search that would run for minutes stops near its budget
+    state = tt.new_game("tute").new_match(seed=2)
+    seat = state.current_player
+    assert seat is not None
+    started = time.monotonic()
+    action = botpool.decide(state.to_json(), seat, "pimc:worlds=100000", 1, 0.3)
+    assert time.monotonic() - started < 5
+    assert action in [a.text for a in state.legal_actions()]

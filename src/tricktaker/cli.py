@@ -384,8 +384,10 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     if args.workers < 0 or args.bot_delay < 0 or args.tables_per_minute < 0:
         raise CliError("--workers, --bot-delay and --tables-per-minute cannot be negative")
+    if args.bot_time <= 0:
+        raise CliError("--bot-time must be positive seconds")
     app = create_app(db=args.db, workers=args.workers, bot_delay=args.bot_delay,
-                     tables_per_minute=args.tables_per_minute)
+                     tables_per_minute=args.tables_per_minute, bot_time=args.bot_time)
     out.print(f"tricktaker: tables at http://{args.host}:{args.port}/ (games kept in {args.db})")
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_MESSAGE, log_level="info")
     return 0
@@ -544,6 +546,8 @@ def _build_parser() -> argparse.ArgumentParser:
                        help="processes in which bots think (default 2; 0 runs them in a thread)")
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                        help="pause before each bot move, so people can follow (default 0.6)")
+    serve.add_argument("--bot-time", type=float, default=3.0, metavar="SECONDS",
+                       help="the longest a search bot thinks, unless its spec sets time= (default 3)")
     serve.add_argument("--tables-per-minute", type=int, default=30, metavar="N",
                        help="new tables one client address may create a minute (default 30; 0: no limit)")
     serve.set_defaults(func=cmd_serve)

@@ -99,10 +99,11 @@ def error(code: str, message: str) -> dict[str, Any]:
 
 def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0.6,
                rate: float = RATE, burst: int = BURST, warm_up: bool = True,
-               tables_per_minute: int = TABLES_PER_MINUTE) -> Starlette:
+               tables_per_minute: int = TABLES_PER_MINUTE, bot_time: float | None = 3.0) -> Starlette:
     """The ASGI app: tables stored in ``db`` (a path or URL), bots in ``workers`` processes,
     each connection limited to ``rate`` messages a second in bursts of ``burst``, each
-    client address to ``tables_per_minute`` new tables (0: no limit).
+    client address to ``tables_per_minute`` new tables (0: no limit); a search bot
+    thinks ``bot_time`` seconds at most unless its spec says otherwise.
 
     With ``warm_up`` the bot workers load (or, on a fresh install, compile) the
     solver at start, so the first ``pimc`` bot does not keep a table waiting
@@ -119,7 +120,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         pool = BotPool(workers)
         if warm_up and workers > 0:
             pool.warm_up()
-        manager = Tables(Store(db), pool, bot_delay)
+        manager = Tables(Store(db), pool, bot_delay, bot_time)
         holder["tables"] = manager
         app.state.tables = manager
         await manager.start()

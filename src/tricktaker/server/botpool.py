@@ -11,14 +11,16 @@ sees only its seat's view.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 __all__ = ["BotPool", "decide"]
 
 
-def decide(record: str, seat: int, spec: str, seed: int) -> str:
-    """The canonical text of the action the bot ``spec`` chooses for ``seat`` in ``record``.
+def decide(record: str, seat: int, spec: str, seed: int, seconds: float | None = None) -> str:
+    """The canonical text of the action the bot ``spec`` chooses for ``seat`` in ``record``,
+    in about ``seconds`` at most when the bot takes a time budget and the spec sets none.
 
     Runs in a worker: imports are local so that a spawned process pays for
     them once, on its first decision.
@@ -27,8 +29,23 @@ def decide(record: str, seat: int, spec: str, seed: int) -> str:
     from ..bots import make_bot, view_of
 
     state = load(record)
-    bot = make_bot(spec, seed=seed)
+    bot = make_bot(spec, seed=seed, **time_budget(spec, seconds))
     return bot.act(view_of(state, seat)).text
+
+
+def time_budget(spec: str, seconds: float | None) -> dict[str, float]:
+    """``{"time": seconds}`` for a search bot whose spec gives no time of its own, else nothing.
+
+    A person at the table should not wait on a rare search that runs long (an
+    eight-card Huutopussi endgame solved in every world can take 15 s); a spec
+    that names its own ``time`` keeps it.
+    """
+    from ..bots import BOTS, parse_bot
+
+    name, options = parse_bot(spec)
+    if seconds is None or "time" in options or "time" not in inspect.signature(BOTS[name]).parameters:
+        return {}
+    return {"time": seconds}
 
 
 def _warm() -> None:
@@ -51,9 +68,9 @@ class BotPool:
         else:
             self.executor = ThreadPoolExecutor(1, thread_name_prefix="tricktaker-bot")
 
-    async def decide(self, record: str, seat: int, spec: str, seed: int) -> str:
+    async def decide(self, record: str, seat: int, spec: str, seed: int, seconds: float | None) -> str:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, decide, record, seat, spec, seed)
+        return await loop.run_in_executor(self.executor, decide, record, seat, spec, seed, seconds)
 
     def warm_up(self) -> None:
         """Load the solver in the workers in the background (one job per worker; a fresh

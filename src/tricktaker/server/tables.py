@@ -162,13 +162,16 @@ class Tables:
     """Every open table of one server, its storage and its bots.
 
     ``bot_delay`` is a pause before each bot move, so people can follow the
-    play; benchmarks and tests set it to 0.
+    play; benchmarks and tests set it to 0.  ``bot_time`` bounds a search
+    bot's thinking (seconds, for specs that set no ``time`` of their own).
     """
 
-    def __init__(self, store: Store, bots: BotPool, bot_delay: float = 0.6) -> None:
+    def __init__(self, store: Store, bots: BotPool, bot_delay: float = 0.6,
+                 bot_time: float | None = 3.0) -> None:
         self.store = store
         self.pool = bots
         self.bot_delay = bot_delay
+        self.bot_time = bot_time
         self.tables: dict[str, Table] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="tricktaker-db")
         self._pending: list[tuple[Row, asyncio.Future[None]]] = []
@@ -414,7 +417,7 @@ class Tables:
                 await asyncio.sleep(self.bot_delay)
             spec = table.stored.seats[seat]["bot"]
             seed = random.Random(f"{table.stored.seed}:{seat}:{seq}").randrange(2**31)
-            action = await self.pool.decide(table.state.to_json(), seat, spec, seed)
+            action = await self.pool.decide(table.state.to_json(), seat, spec, seed, self.bot_time)
             table.bot_task = None  # so that act() can schedule the next bot
             await self.act(table, seat, action, seq)
         except asyncio.CancelledError:
