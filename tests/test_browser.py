@@ -466,3 +466,18 @@ def test_a_change_of_language_rewrites_the_table_and_its_log(server: Running, ne
     expect(page.get_by_test_id("last-trick")).not_to_have_text("Last trick")
     page.get_by_test_id("lang-select").select_option("es")
     expect(log).to_contain_text("gana la baza")
+
+
+def test_the_trumps_and_the_stock_are_shown_on_the_felt(server: Running, new_page: NewPage) -> None:
+    habanero = server.create("tute", ["human", "random"], options={"players": 2})
+    page = new_page()
+    page.goto(server.url + habanero["seats"][0]["link"])
+    corner = page.get_by_test_id("trump")
+    expect(corner).to_be_visible()
+    obs = observation(page)
+    expect(corner.locator("[data-card]")).to_have_attribute("data-card", obs["trump_card"])
+    expect(corner).to_contain_text(f"Stock: {obs['stock_size']}")
+    tuppi = server.create("tuppi", ["human", "random", "random", "random"])
+    page.goto(server.url + tuppi["seats"][0]["link"])
+    expect(page.locator("body")).to_have_attribute("data-seat", "0")
+    expect(corner).to_be_hidden()  # Tuppi has no trumps

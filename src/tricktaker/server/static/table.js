@@ -370,6 +370,7 @@ function render() {
   renderTop();
   renderSeats();
   renderTrick();
+  renderTrump();
   renderControls();
   renderInfo();
   renderLog();
@@ -483,6 +484,38 @@ function rowsEl(columns, mine) {
     row.append(col);
   }
   return row;
+}
+
+// Trumps, on the felt where a player looks for them: the trump card itself while it
+// is shown (Tute's upcard under the stock), else the suit; and the stock left.
+function renderTrump() {
+  const o = S.obs;
+  const box = $("trump-corner");
+  box.hidden = !o.trump && o.stock_size == null;
+  if (box.hidden) return;
+  const label = document.createElement("span");
+  label.className = "trump-label";
+  label.textContent = t("trump");
+  const parts = [label];
+  if (o.trump_card) parts.push(makeCard(o.trump_card, { small: true }));
+  else if (o.trump) {
+    const suit = document.createElement("span");
+    suit.className = "trump-suit";
+    suit.innerHTML = suitIcon(o.trump, S.deck, "1.8em");
+    parts.push(suit);
+  } else {
+    const none = document.createElement("span");
+    none.textContent = t("noTrump");
+    parts.push(none);
+  }
+  if (o.stock_size != null) {
+    const stock = document.createElement("span");
+    stock.className = "trump-stock";
+    stock.textContent = t("stock", { n: o.stock_size });
+    parts.push(stock);
+  }
+  box.replaceChildren(...parts);
+  box.dataset.trump = o.trump || "";
 }
 
 function renderTrick() {
