@@ -481,3 +481,27 @@ def test_the_trumps_and_the_stock_are_shown_on_the_felt(server: Running, new_pag
     page.goto(server.url + tuppi["seats"][0]["link"])
     expect(page.locator("body")).to_have_attribute("data-seat", "0")
     expect(corner).to_be_hidden()  # Tuppi has no trumps
+
+
+def test_play_again_takes_everyone_to_the_next_match_in_the_same_seat(
+        server: Running, new_page: NewPage) -> None:
+    created = server.create("tuppi", ["human", "random", "random", "random"], options={"target": 8})
+    ws = server.ws(created["id"])
+    ws.join(created["seats"][0]["token"])
+    while True:  # the person plays the match out over a socket; the page comes at the end
+        message = ws.until("state")
+        if message["over"]:
+            break
+        if message["legal"]:
+            ws.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
+    ws.close()
+    page = new_page()
+    page.goto(server.url + created["seats"][0]["link"])
+    expect(page.locator("body")).to_have_attribute("data-over", "true")
+    page.get_by_test_id("rematch").click()
+    page.wait_for_url(re.compile(r"/t/(?!" + re.escape(created["id"]) + r")[^#]+#token=."))
+    assert page.url.endswith("#token=" + created["seats"][0]["token"])
+    expect(page.locator("body")).to_have_attribute("data-seat", "0")
+    expect(page.locator("body")).to_have_attribute("data-over", "false")
+    new_id = table_id_of(page)
+    assert server.http.get(f"/api/tables/{new_id}").json()["game"] == "tuppi"

@@ -619,3 +619,29 @@ def test_search_bots_get_the_servers_time_budget_unless_their_spec_sets_one() ->
     action = botpool.decide(state.to_json(), seat, "pimc:worlds=100000", 1, 0.3)
     assert time.monotonic() - started < 5
     assert action in [a.text for a in state.legal_actions()]
+
+
+def test_a_finished_table_starts_its_next_match_with_the_same_seats_and_links(server: Running) -> None:
+    created = server.create("tuppi", ["human", "random", "human", "random"], options={"target": 8})
+    a, b, watcher = (server.ws(created["id"]) for _ in range(3))
+    a.join(created["seats"][0]["token"])
+    b.join(created["seats"][2]["token"])
+    watcher.join()
+    a.send({"type": "rematch"})
+    assert a.until("error")["code"] == "not_over"
+    with ThreadPoolExecutor(1) as pool:
+        b_future = pool.submit(play_to_end, b)
+        play_to_end(a)
+        b_future.result()
+    watcher.send({"type": "rematch"})
+    assert watcher.until("error")["code"] == "not_your_turn"
+    a.send({"type": "rematch"})
+    b.send({"type": "rematch"})  # both click: one new table
+    ids = {ws.until("rematch")["id"] for ws in (a, b, watcher)} | {a.until("rematch")["id"]}
+    assert len(ids) == 1 and created["id"] not in ids
+    new_id = ids.pop()
+    info = server.http.get(f"/api/tables/{new_id}").json()
+    assert info["status"] == "playing" and info["options"]["target"] == 8 and info["seq"] >= 0
+    assert [(s["kind"], s["bot"]) for s in info["seats"]] == [("human", None), ("bot", "random")] * 2
+    again = server.ws(new_id)
+    assert again.join(created["seats"][2]["token"])["seat"] == 2  # the old link's token, the new table

@@ -264,12 +264,15 @@ class Session:
                 raise TableError("not_joined", "send a join message first")
             elif kind == "act":
                 await self.tables.act(self.table, self.seat, message.get("action"), message.get("seq"))
+            elif kind == "rematch":
+                await self.tables.rematch(self.table, self.seat)
             elif kind == "why":
                 action = message.get("action")
                 reason = self.tables.why(self.table, self.seat, action)
                 await self.client.send({"type": "why", "action": action, "message": reason})
             else:
-                raise TableError("malformed", f"unknown message type {kind!r} (join, act, why, ping)")
+                raise TableError("malformed",
+                                 f"unknown message type {kind!r} (join, act, why, rematch, ping)")
         except TableError as exc:
             await self.client.send(error(exc.code, str(exc)))
 

@@ -3,7 +3,7 @@
 import { t, has, applyStatic, mountLangSelect, onLangChange, reason } from "./i18n.js";
 import { cardSVG, backSVG, parseCard, isCard, suitIcon, suitColour } from "./cards.js";
 import { actionLabel, prompt, eventText, infoRows, seatBadges, handSummary } from "./games.js";
-import { botLabel, loadTableLinks, ICON_BOT, ICON_PERSON } from "./common.js";
+import { botLabel, loadTableLinks, saveTableLinks, ICON_BOT, ICON_PERSON } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));
@@ -113,6 +113,9 @@ function handle(msg) {
       S.presence = msg.connected;
       if (S.obs) renderSeats();
       break;
+    case "rematch":
+      followRematch(msg.id);
+      break;
     case "why":
       S.pendingWhy = false;
       showMessage(reason(msg.message) || t("notNow"), "why");
@@ -123,6 +126,14 @@ function handle(msg) {
     default:
       break;
   }
+}
+
+// The next match is a new table with the same seats and tokens: carry the invite
+// links over (only the table id changes) and go there in the same seat.
+function followRematch(id) {
+  const links = loadTableLinks(S.id);
+  if (links) saveTableLinks(id, JSON.parse(JSON.stringify(links).split(S.id).join(id)));
+  location.assign(`/t/${encodeURIComponent(id)}${S.token ? `#token=${S.token}` : ""}`);
 }
 
 function onError(msg) {
@@ -750,6 +761,7 @@ function renderOver() {
   $("over-winner").textContent = text;
   $("over-detail").innerHTML = `<p>${esc(t("score"))}: ${perSide(o.scores || [])}</p>`;
   $("record-link").href = `/api/tables/${encodeURIComponent(S.id)}/record`;
+  $("rematch").hidden = S.seat == null;  // a player asks; spectators follow
   dlg.hidden = false;
 }
 
@@ -801,6 +813,7 @@ function main() {
   });
   $("selection-clear").addEventListener("click", () => { S.selection.clear(); renderControls(); });
   $("over-close").addEventListener("click", () => { $("over").hidden = true; $("over").dataset.closed = "true"; });
+  $("rematch").addEventListener("click", () => { $("rematch").disabled = true; send({ type: "rematch" }); });
   // A hook for tests and local harnesses: feed server messages directly.
   window.tricktaker = { handle, state: S };
   if (S.id && location.pathname.startsWith("/t/")) connect();
