@@ -133,3 +133,17 @@ class Socket:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def play_to_end(ws: Socket, choose: Any = lambda legal: legal[0], limit: int = 200_000,
+                first: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Answer every turn of the socket's seat until the match is over; return the last state.
+
+    ``first`` is a state message already read from the socket (else the next one is read)."""
+    for _ in range(limit):
+        message, first = first or ws.until("state"), None
+        if message["over"]:
+            return message
+        if message["legal"]:
+            ws.send({"type": "act", "action": choose(message["legal"]), "seq": message["seq"]})
+    raise AssertionError("the match did not end")

@@ -48,7 +48,7 @@ from browser_helpers import (
 require_browser()
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
-from server_helpers import Running, free_port, running, start_server  # noqa: E402
+from server_helpers import Running, free_port, play_to_end, running, start_server  # noqa: E402
 
 import tricktaker as tt  # noqa: E402
 
@@ -106,7 +106,7 @@ def replay(srv: Running, table_id: str) -> tuple[list[tuple[int, str]], list[lis
                                                   list[list[list[str]]]]:
     """The table's actions, and each seat's observation and legal actions at every seq
     (the spectator last), from a replay of its seed and stored actions."""
-    stored = srv.app.state.tables.get(table_id).stored
+    stored = srv.app.state.tables.tables[table_id].stored
     actions = list(stored.actions)
     game = tt.new_game(stored.game, preset=stored.preset, **stored.options)
     state = game.new_match(seed=stored.seed)
@@ -488,12 +488,7 @@ def test_play_again_takes_everyone_to_the_next_match_in_the_same_seat(
     created = server.create("tuppi", ["human", "random", "random", "random"], options={"target": 8})
     ws = server.ws(created["id"])
     ws.join(created["seats"][0]["token"])
-    while True:  # the person plays the match out over a socket; the page comes at the end
-        message = ws.until("state")
-        if message["over"]:
-            break
-        if message["legal"]:
-            ws.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
+    play_to_end(ws)  # the person plays the match out over a socket; the page comes at the end
     ws.close()
     page = new_page()
     page.goto(server.url + created["seats"][0]["link"])

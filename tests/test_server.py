@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Running, Socket, free_port, running, start_server
+from server_helpers import Running, Socket, free_port, play_to_end, running, start_server
 from sqlalchemy.exc import IntegrityError
 from test_bots_search import VARIANTS
 from websockets.exceptions import ConnectionClosed
@@ -35,20 +35,6 @@ SPANISH = re.compile(r"\b(?:1[012]|[1-7])[OCEB]\b")
 def server(tmp_path: Path) -> Any:
     with running(str(tmp_path / "t.db")) as srv:
         yield srv
-
-
-def play_to_end(ws: Socket, choose: Any = lambda legal: legal[0], limit: int = 200_000,
-                first: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Answer every turn of the socket's seat until the match is over; return the last state.
-
-    ``first`` is a state message already read from the socket (else the next one is read)."""
-    for _ in range(limit):
-        message, first = first or ws.until("state"), None
-        if message["over"]:
-            return message
-        if message["legal"]:
-            ws.send({"type": "act", "action": choose(message["legal"]), "seq": message["seq"]})
-    raise AssertionError("the match did not end")
 
 
 # -- HTTP ------------------------------------------------------------------------------

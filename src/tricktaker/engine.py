@@ -487,6 +487,11 @@ class State:
     def current_player(self) -> int | None:
         raise NotImplementedError
 
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The match score per side."""
+        raise NotImplementedError
+
     def is_over(self) -> bool:
         raise NotImplementedError
 

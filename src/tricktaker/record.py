@@ -60,7 +60,7 @@ def to_record(state: State) -> JSON:
         "hands": hands,
         "result": {
             "over": state.is_over(),
-            "scores": list(state.scores),  # type: ignore[attr-defined]
+            "scores": list(state.scores),
             "winner": state.winner,  # type: ignore[attr-defined]
             "draw": bool(getattr(state, "draw", False)),
         },

@@ -24,7 +24,7 @@ from .random_bot import RandomBot
 from .rules import RulesBot
 
 __all__ = ["BOTS", "DEFAULT_BOT", "Bot", "IsmctsBot", "PimcBot", "RandomBot", "RulesBot", "View",
-           "make_bot", "parse_bot", "view_of"]
+           "bot_options", "make_bot", "parse_bot", "view_of"]
 
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
@@ -48,6 +48,11 @@ def _value(text: str) -> Any:
     return text
 
 
+def bot_options(name: str) -> list[str]:
+    """The options the registered bot ``name`` takes: its factory's keywords, ``seed`` aside."""
+    return [p for p in inspect.signature(BOTS[name]).parameters if p != "seed"]
+
+
 def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
     """Split a bot spec, ``name`` or ``name:key=value:key=value``, into its name and options.
 
@@ -59,7 +64,7 @@ def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
     factory = BOTS.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")
-    takes = [p for p in inspect.signature(factory).parameters if p != "seed"]
+    takes = bot_options(name)
     options: dict[str, Any] = {}
     for piece in pieces:
         key, sep, raw = piece.partition("=")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -108,12 +108,12 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
     With ``warm_up`` the bot workers load (or, on a fresh install, compile) the
     solver at start, so the first ``pimc`` bot does not keep a table waiting
     for it; tests turn it off."""
-    holder: dict[str, Tables] = {}
     creators: dict[str, RateLimit] = {}
     """A token bucket per client address for creating tables, so no one fills the store."""
 
-    def tables() -> Tables:
-        return holder["tables"]
+    def tables(connection: HTTPConnection) -> Tables:
+        manager: Tables = connection.app.state.tables
+        return manager
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -121,7 +121,6 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         if warm_up and workers > 0:
             pool.warm_up()
         manager = Tables(Store(db), pool, bot_delay, bot_time)
-        holder["tables"] = manager
         app.state.tables = manager
         await manager.start()
         yield
@@ -137,7 +136,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return JSONResponse(game_catalogue())
 
     async def list_tables(request: Request) -> Response:
-        playing = [t for t in tables().tables.values() if not t.state.is_over()]
+        playing = [t for t in tables(request).tables.values() if not t.state.is_over()]
         playing.sort(key=lambda t: t.stored.created, reverse=True)
         return JSONResponse({"tables": [t.info() for t in playing[:LISTED_TABLES]],
                              "more": max(0, len(playing) - LISTED_TABLES)})
@@ -159,7 +158,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         except ValueError:
             return JSONResponse({"error": "the body is not JSON"}, 400)
         try:
-            table, tokens = await tables().create(payload)
+            table, tokens = await tables(request).create(payload)
         except TableError as exc:
             return JSONResponse({"error": str(exc)}, 400)
         seats: list[dict[str, Any]] = []
@@ -174,20 +173,20 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
 
     async def table_info(request: Request) -> Response:
         try:
-            return JSONResponse((await tables().find(request.path_params["id"])).info())
+            return JSONResponse((await tables(request).find(request.path_params["id"], keep=False)).info())
         except TableError as exc:
             return JSONResponse({"error": str(exc)}, 404)
 
     async def record(request: Request) -> Response:
         try:
-            text = await tables().finished_record(request.path_params["id"])
+            text = await tables(request).finished_record(request.path_params["id"])
         except TableError as exc:
             return JSONResponse({"error": str(exc)}, 404 if exc.code == "no_table" else 403)
         return Response(text, media_type="application/json")
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
-        await Session(tables(), websocket, RateLimit(rate, burst)).run()
+        await Session(tables(websocket), websocket, RateLimit(rate, burst)).run()
 
     return Starlette(
         routes=[

@@ -11,7 +11,6 @@ sees only its seat's view.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
@@ -40,10 +39,10 @@ def time_budget(spec: str, seconds: float | None) -> dict[str, float]:
     eight-card Huutopussi endgame solved in every world can take 15 s); a spec
     that names its own ``time`` keeps it.
     """
-    from ..bots import BOTS, parse_bot
+    from ..bots import bot_options, parse_bot
 
     name, options = parse_bot(spec)
-    if seconds is None or "time" in options or "time" not in inspect.signature(BOTS[name]).parameters:
+    if seconds is None or "time" in options or "time" not in bot_options(name):
         return {}
     return {"time": seconds}
 

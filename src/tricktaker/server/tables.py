@@ -21,6 +21,7 @@ from typing import Any, Protocol, TypeVar
 
 from .. import GAMES, new_game
 from ..bots import BOTS, parse_bot
+from ..cards import Deck
 from ..engine import Game, IllegalActionError, OptionError, State
 from .botpool import BotPool
 from .store import Store, StoredTable
@@ -107,12 +108,12 @@ class Table:
             "players": game.num_players,
             "preset": game.preset,
             "options": dict(game.options),
-            "deck": deck_style(game),
+            "deck": deck_style(game.deck),
             "seats": [{"seat": seat, "kind": info["kind"], "bot": info.get("bot"),
                        "connected": connected[seat]} for seat, info in enumerate(self.stored.seats)],
             "status": "over" if state.is_over() else "playing",
             "hand_number": state.hand_number,
-            "scores": state.observation(None)["scores"],
+            "scores": list(state.scores),
             "seq": self.seq,
         }
 
@@ -131,9 +132,9 @@ class Table:
                 "legal": legal, "event": event, "over": state.is_over()}
 
 
-def deck_style(game: Game) -> str:
+def deck_style(deck: Deck) -> str:
     """How the client draws the cards: the Spanish deck has suits of its own."""
-    return "spanish" if game.deck.name.startswith("spanish") else "french"
+    return "spanish" if deck.name.startswith("spanish") else "french"
 
 
 def game_catalogue() -> dict[str, Any]:
@@ -149,7 +150,7 @@ def game_catalogue() -> dict[str, Any]:
         games.append({
             "name": name, "title": cls.title, "players": sizes,
             "presets": {preset: dict(values) for preset, values in cls.PRESETS.items()},
-            "deck": deck_style(cls()),
+            "deck": deck_style(cls.deck),
             "summary": cls.SUMMARY,
             "options": [{"name": o.name, "default": o.default, "doc": o.doc,
                          "choices": list(o.choices) if o.choices else None,
@@ -317,35 +318,26 @@ class Tables:
                 raise TableError("bad_request", f"seat {i}: kind must be 'human' or 'bot'")
         return out
 
-    def get(self, table_id: str) -> Table:
-        """A table in memory: every unfinished one, and finished ones someone is still at."""
-        table = self.tables.get(table_id)
-        if table is None:
-            raise TableError("no_table", f"no open table {table_id!r}")
-        return table
+    async def find(self, table_id: str, keep: bool = True) -> Table:
+        """A table in memory, or one rebuilt from the store (a finished one, to see its end).
 
-    async def find(self, table_id: str) -> Table:
-        """A table in memory, or a finished one brought back from the store (to see its end)."""
+        ``keep=False`` does not add it to memory: a look at a finished table's
+        record or summary must not leave it there with nobody to take it out.
+        """
         if table_id in self.tables:
             return self.tables[table_id]
         stored = await self._in_db(self.store.load_table, table_id)
         if stored is None:
             raise TableError("no_table", f"no table {table_id!r}")
-        return self.tables.setdefault(table_id, Table.rebuild(stored))
+        table = Table.rebuild(stored)
+        return self.tables.setdefault(table_id, table) if keep else table
 
     async def finished_record(self, table_id: str) -> str:
         """The record of a match that is over (before that it would show hidden cards)."""
-        table = self.tables.get(table_id)
-        if table is not None:
-            if not table.state.is_over():
-                raise TableError("not_over", "the record is shown once the match is over")
-            return table.state.to_json()
-        stored = await self._in_db(self.store.load_table, table_id)
-        if stored is None:
-            raise TableError("no_table", f"no table {table_id!r}")
-        if stored.status != "over":
+        table = await self.find(table_id, keep=False)
+        if not table.state.is_over():
             raise TableError("not_over", "the record is shown once the match is over")
-        return Table.rebuild(stored).state.to_json()
+        return table.state.to_json()
 
     # -- clients -------------------------------------------------------------------
 
