@@ -240,19 +240,21 @@ class EnvSpec:
         self.blank.reshape(-1)[self.seat_marks] = 1.0
         self.hands_at = np.array([self.hand_at[v] + c for v in seats for c in cards], np.intp)
         """The hand blocks of every row, one after the other (the hands are written at once)."""
-        self.play_put = [[self._put(a, c, lead=False) for c in cards] for a in seats]
-        """play_put[actor][card]: (flat indices, values) of everything playing ``card`` to a
-        trick changes in every row: off the hand (and off the cards known to be in it), into
-        the played cards and onto the table; one numpy assignment instead of a dozen writes."""
-        self.lead_put = [[self._put(a, c, lead=True) for c in cards] for a in seats]
+        bits = [card.mask for card in self.cards]
+        self.play_put = [{bits[c]: self._put(a, c, lead=False) for c in cards} for a in seats]
+        """play_put[actor][card bit]: (flat indices, values) of everything playing the card to
+        a trick changes in every row: off the hand (and off the cards known to be in it), into
+        the played cards and onto the table; one numpy assignment instead of a dozen writes.
+        Keyed by the card's bit, which the action carries, so the hot path looks up nothing else."""
+        self.lead_put = [{bits[c]: self._put(a, c, lead=True) for c in cards} for a in seats]
         """The same when the card leads a trick (the leader is marked too)."""
         self.fact_marks = {
             b.name: [[marks(b.name, None if b.kind == GLOBAL else who, j) for j in range(b.width)]
                      for who in range(b.size // b.width)] for b in lay.blocks if b.public}
         """fact_marks[block][who][j]: :meth:`public_marks` as nested lists (``Encoder.fact``)."""
         self.won_at = [np.array(m, np.intp) for m in self.won_marks]
-        self.taken_at = ([[np.array(m, np.intp) for m in row] for row in self.taken_marks]
-                         if self.taken_marks is not None else None)
+        self.taken_at = ([{bits[c]: np.array(m, np.intp) for c, m in enumerate(row)}
+                          for row in self.taken_marks] if self.taken_marks is not None else None)
 
     def _put(self, actor: int, card: int, lead: bool) -> tuple[npt.NDArray[np.intp], FloatArray]:
         zeros = [self.hand_at[actor] + card]
@@ -263,11 +265,10 @@ class EnvSpec:
                 np.array([0.0] * len(zeros) + [1.0] * len(ones), np.float32))
 
     def _mask_tables(self) -> None:
-        """What :meth:`play_mask` needs (the play actions are indices 0..deck-1 in every game),
-        and ``Encoder.start_hand``."""
+        """What :meth:`parts_mask` and ``Encoder.start_hand`` need: a suit's cards to its bytes."""
         deck = self.game.deck
         if len(deck.suits) != 4:
-            raise AssertionError("play_mask reads four suits")
+            raise AssertionError("parts_mask reads four suits")
         low, high = min(deck.rank_values), max(deck.rank_values)
         self._suit_shifts = tuple(16 * s.index + low for s in deck.suits)
         """Where each suit's lowest rank sits in a card mask, suits in display order."""
@@ -277,10 +278,11 @@ class EnvSpec:
         self._rank_bytes: list[bytes] = [p.tobytes() for p in patterns.astype(np.int8)]
         """A suit's cards (its bits from the lowest rank) -> a 0/1 byte per rank, display order
         (a mask's entries for a kind of card action, a hand block's entries)."""
-        self._mask_tail = bytes(self.num_actions - len(self.cards))
         self._card_base: dict[CardActions, tuple[bytes, bytes]] = {}
         """A game's actions of one kind for each card -> the mask's zeros before and after them."""
         self._mask_shape = (self.num_actions,)
+        self.zero_mask: Int8Array = np.zeros(self.num_actions, np.int8)
+        """No legal action (copied for a seat that is not to act)."""
 
     def parts_mask(self, kind: CardActions, cards: int, others: Sequence[Action]) -> Int8Array:
         """The action mask of the actions of ``kind`` for the mask ``cards`` and of ``others``
@@ -291,24 +293,15 @@ class EnvSpec:
             base = self.action_index[f"{first.kind} {self.cards[0].text}"]
             around = self._card_base[kind] = (bytes(base), bytes(self.num_actions - base - len(self.cards)))
         head, tail = around
-        if not head and not others:
-            return self.play_mask(cards)
         s0, s1, s2, s3 = self._suit_shifts
         m, t = self._rank_bits, self._rank_bytes
         marks = bytearray().join((head, t[cards >> s0 & m], t[cards >> s1 & m], t[cards >> s2 & m],
                                   t[cards >> s3 & m], tail))
-        index = self.action_index
-        for action in others:
-            marks[index[action.text]] = 1
+        if others:
+            index = self.action_index
+            for action in others:
+                marks[index[action.text]] = 1
         return _ndarray(self._mask_shape, _INT8, marks)
-
-    def play_mask(self, cards: int) -> Int8Array:
-        """The action mask whose legal actions are ``play`` of each card of the mask ``cards``:
-        a list lookup per suit instead of a dict lookup per legal action."""
-        s0, s1, s2, s3 = self._suit_shifts
-        m, t = self._rank_bits, self._rank_bytes
-        return _ndarray(self._mask_shape, _INT8, bytearray().join((
-            t[cards >> s0 & m], t[cards >> s1 & m], t[cards >> s2 & m], t[cards >> s3 & m], self._mask_tail)))
 
     def public_marks(self, block: str, who: int | None, j: int) -> Marks:
         """The flat indices of entry ``j`` of a public block for absolute seat or side ``who``
@@ -399,6 +392,7 @@ class Encoder:
         self.pub: FloatArray = np.zeros(spec.public_size, np.float32)
         self.hands = [0] * spec.seats
         self.trick: list[tuple[int, int]] = []
+        """The trick on the table: (seat, card bit) in playing order."""
         self.trick_size = spec.seats
         self.lead_rule = False
         self.sizes: list[int] = [0] * spec.seats
@@ -473,7 +467,7 @@ class Encoder:
             c = index[text]
             ones.append(played + seat * d + c)
             ones.append(trick + seat * d + c)
-            self.trick.append((seat, c))
+            self.trick.append((seat, spec.cards[c].mask))
         if o["trick"]:
             ones.append(spec.layout["leader"].offset + o["trick"][0][0])
         pub = self.pub
@@ -563,21 +557,19 @@ class Encoder:
     def after_play(self, state: TrickState, actor: int, bit: int) -> None:
         """``actor`` played the card ``bit``: the hot path of every playout, so it touches as
         little as it can (one numpy assignment per card, and a few more at the end of a trick)."""
-        spec = self.spec
-        c = spec.card_index[bit]
         hands = self.hands
         trick = self.trick
         if hands[actor] & bit and not self.strict and (trick or not self.lead_rule):
             hands[actor] ^= bit
-            idx, values = (spec.play_put if trick else spec.lead_put)[actor][c]
+            idx, values = (self.spec.play_put if trick else self.spec.lead_put)[actor][bit]
             self.flat[idx] = values
-            trick.append((actor, c))
+            trick.append((actor, bit))
             if len(trick) == self.trick_size:
                 self._end_trick(state, trick)
             return
         if hands[actor] & bit:
             hands[actor] ^= bit
-            self.mv[spec.hand_at[actor] + c] = 0.0
+            self.mv[self.spec.hand_at[actor] + self.spec.card_index[bit]] = 0.0
         self._sync(state, actor, nonplay=False)
 
     def _end_trick(self, state: TrickState, trick: list[tuple[int, int]]) -> None:

@@ -95,7 +95,6 @@ class TricktakerEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is u
             "observation": spaces.Box(spec.low, spec.high, (spec.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (spec.num_actions,), np.int8),
         }) for a in self.possible_agents}
-        self._zero_mask = np.zeros(spec.num_actions, np.int8)
         self._rewarded = False
         self._over = False
         """The episode has ended: every agent left steps with None."""
@@ -139,10 +138,7 @@ class TricktakerEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is u
         session = self.session
         if session is None:
             raise RuntimeError("call reset() before observe()")
-        seat = self._seat[agent]
-        turn = session.turn
-        mask = session.mask() if seat == turn and not self._over else self._zero_mask.copy()
-        return {"observation": session.encoder.row(seat, session.state.phase, turn), "action_mask": mask}
+        return session.observe(self._seat[agent], self._over)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """As ``AECEnv.last``: the observation of the agent to act (made fresh), its cumulative
@@ -153,10 +149,7 @@ class TricktakerEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is u
             session = self.session
             if session is None:
                 raise RuntimeError("call reset() before observe()")
-            seat = self._seat[agent]
-            turn = session.turn
-            mask = session.mask() if seat == turn and not self._over else self._zero_mask.copy()
-            obs = {"observation": session.encoder.row(seat, session.state.phase, turn), "action_mask": mask}
+            obs = session.observe(self._seat[agent], self._over)
         return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
                 self.infos[agent])
 

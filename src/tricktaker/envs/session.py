@@ -162,7 +162,8 @@ class Session:
         """The legal actions as a 0/1 vector over the whole action table."""
         legal = self._legal
         if legal is None and self._parts is not None:
-            return self.spec.parts_mask(*self._parts())
+            kind, cards, others = self._parts()
+            return self.spec.parts_mask(kind, cards, others)
         marks = bytearray(self.spec.num_actions)
         if legal is None and not self.spec.pick_base:
             get = self._index.get
@@ -173,6 +174,14 @@ class Session:
             for i in legal if legal is not None else self.legal():
                 marks[i] = 1
         return np.frombuffer(marks, np.int8)
+
+    def observe(self, seat: int, over: bool = False) -> dict[str, Any]:
+        """PettingZoo's observation of ``seat``: a fresh copy of its tensor and its action mask
+        (all zeros unless it is to act and the episode goes on)."""
+        turn = self.turn
+        spec = self.spec
+        mask = spec.zero_mask.copy() if seat != turn or over else self.mask()
+        return {"observation": self.encoder.row(seat, self.state.phase, turn), "action_mask": mask}
 
     def tensor(self, seat: int, out: FloatArray | None = None) -> FloatArray:
         return self.encoder.tensor(self.state, seat, out)
