@@ -479,7 +479,33 @@ def test_the_store_keeps_tables_and_actions_in_order(tmp_path: Path, backend: st
     assert loaded.options == {"target": 8} and loaded.seats == stored.seats
     assert table_id not in [t.id for t in store.load_tables()]
     assert table_id in [t.id for t in store.load_tables(None)]
+    assert loaded.next_id is None
+    following = StoredTable(id=f"n{time.time_ns()}", game="tuppi", preset=None, options={"target": 8},
+                            seed=12, seats=stored.seats)
+    store.add_next_table(table_id, following)
+    linked = store.load_table(table_id)
+    assert linked is not None and linked.next_id == following.id
+    assert store.load_table(following.id) is not None
     store.close()
+
+
+def test_a_database_made_before_the_next_match_link_is_upgraded_in_place(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as conn:  # the schema as the first release of the server made it
+        conn.execute("CREATE TABLE tt_tables (id VARCHAR(32) PRIMARY KEY, game VARCHAR(32) NOT NULL, "
+                     "preset VARCHAR(32), options TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, "
+                     "status VARCHAR(16) NOT NULL, created FLOAT NOT NULL)")
+        conn.execute("INSERT INTO tt_tables VALUES ('old', 'tute', NULL, '{}', 3, '[]', 'over', 1.0)")
+    store = Store(str(db))
+    old = store.load_table("old")
+    assert old is not None and old.game == "tute" and old.next_id is None
+    store.add_next_table("old", StoredTable(id="new", game="tute", preset=None, options={}, seed=4, seats=[]))
+    old = store.load_table("old")
+    assert old is not None and old.next_id == "new"
+    store.close()
+    Store(str(db)).close()  # a second start finds the column there
 
 
 @pytest.mark.skipif(not os.environ.get("TRICKTAKER_TEST_POSTGRES"),
@@ -631,3 +657,21 @@ def test_a_finished_table_starts_its_next_match_with_the_same_seats_and_links(se
     assert [(s["kind"], s["bot"]) for s in info["seats"]] == [("human", None), ("bot", "random")] * 2
     again = server.ws(new_id)
     assert again.join(created["seats"][2]["token"])["seat"] == 2  # the old link's token, the new table
+
+
+def test_asking_again_for_the_next_match_after_a_restart_gives_the_same_table(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    with running(db) as server:
+        created = server.create("tuppi", ["human", "random", "random", "random"], options={"target": 8})
+        token = created["seats"][0]["token"]
+        ws = server.ws(created["id"])
+        ws.join(token)
+        play_to_end(ws)
+        ws.send({"type": "rematch"})
+        first = ws.until("rematch")["id"]
+    with running(db) as server:  # a player who was away comes back to the old table and asks
+        ws = server.ws(created["id"])
+        ws.join(token)
+        ws.send({"type": "rematch"})
+        assert ws.until("rematch")["id"] == first
+        assert server.http.get(f"/api/tables/{first}").json()["status"] == "playing"

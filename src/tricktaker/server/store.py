@@ -32,10 +32,12 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 __all__ = ["Store", "StoredTable", "database_url"]
 
@@ -51,6 +53,7 @@ tables = Table(
     Column("seats", Text, nullable=False),        # JSON: [{"kind", "bot", "token_hash"}]
     Column("status", String(16), nullable=False),  # "playing" or "over"
     Column("created", Float, nullable=False),
+    Column("next_id", String(32)),                # the table of the next match, once asked for
 )
 
 actions = Table(
@@ -81,6 +84,8 @@ class StoredTable:
     created: float = field(default_factory=time.time)
     actions: list[tuple[int, str]] = field(default_factory=list)
     """``(seat, action text)`` in play order."""
+    next_id: str | None = None
+    """The table of the next match (*Play again*), once a player at this finished one asked."""
 
 
 def database_url(db: str) -> str:
@@ -106,16 +111,36 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring a database made by an older version up to this schema (columns added since)."""
+        have = {column["name"] for column in inspect(self.engine).get_columns("tt_tables")}
+        if "next_id" not in have:
+            with self.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE tt_tables ADD COLUMN next_id VARCHAR(32)"))
 
     def close(self) -> None:
         self.engine.dispose()
 
     def add_table(self, table: StoredTable) -> None:
         with self.engine.begin() as conn:
-            conn.execute(insert(tables).values(
-                id=table.id, game=table.game, preset=table.preset,
-                options=json.dumps(table.options), seed=table.seed,
-                seats=json.dumps(table.seats), status=table.status, created=table.created))
+            self._insert_table(conn, table)
+
+    @staticmethod
+    def _insert_table(conn: Connection, table: StoredTable) -> None:
+        conn.execute(insert(tables).values(
+            id=table.id, game=table.game, preset=table.preset,
+            options=json.dumps(table.options), seed=table.seed,
+            seats=json.dumps(table.seats), status=table.status, created=table.created,
+            next_id=table.next_id))
+
+    def add_next_table(self, previous_id: str, table: StoredTable) -> None:
+        """Store the table of a finished table's next match, and the link to it, in one transaction:
+        a player who asks again later, even after a restart, is sent to this table."""
+        with self.engine.begin() as conn:
+            self._insert_table(conn, table)
+            conn.execute(update(tables).where(tables.c.id == previous_id).values(next_id=table.id))
 
     def add_actions(self, rows: list[tuple[str, int, int, str, bool]]) -> None:
         """Store actions ``(table_id, n, seat, text, ends_match)`` in one transaction.
@@ -165,7 +190,8 @@ class Store:
 def _stored(row: Any) -> StoredTable:
     return StoredTable(id=row["id"], game=row["game"], preset=row["preset"],
                        options=json.loads(row["options"]), seed=row["seed"],
-                       seats=json.loads(row["seats"]), status=row["status"], created=row["created"])
+                       seats=json.loads(row["seats"]), status=row["status"], created=row["created"],
+                       next_id=row["next_id"])
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

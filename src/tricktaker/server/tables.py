@@ -64,8 +64,6 @@ class Table:
     """Each connected client and its seat (``None`` for a spectator)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
-    next_id: str | None = None
-    """The table of the next match, once someone at this finished one asked for it."""
 
     @classmethod
     def rebuild(cls, stored: StoredTable) -> Table:
@@ -275,26 +273,27 @@ class Tables:
 
         People keep their tokens, so every invite link works at the new table
         with its id changed; everyone still at the old table is told the new id.
-        Asked twice (two players click at once), it makes one table.
+        Asked twice (two players click at once, or one player again after a
+        restart), it gives the same table: the link is stored with it.
         """
         if seat is None:
             raise TableError("not_your_turn", "spectators watch; a player asks for the next match")
         async with table.lock:
             if not table.state.is_over():
                 raise TableError("not_over", "the match is still being played")
-            if table.next_id is None:
-                old = table.stored
+            old = table.stored
+            next_id = old.next_id
+            if next_id is None:
                 stored = StoredTable(id=secrets.token_urlsafe(9), game=old.game, preset=old.preset,
                                      options=dict(old.options), seed=random.SystemRandom().randrange(2**31),
                                      seats=[dict(info) for info in old.seats])
-                await self._in_db(self.store.add_table, stored)
+                await self._in_db(self.store.add_next_table, old.id, stored)
                 new = Table.rebuild(stored)
                 self.tables[new.id] = new
-                table.next_id = new.id
+                old.next_id = next_id = new.id
                 self._schedule_bot(new)
-            next_id = table.next_id
             await self._send_all(table, lambda _seat: {"type": "rematch", "id": next_id})
-        return self.tables[next_id]
+        return await self.find(next_id)
 
     @staticmethod
     def _seats(seats: Any, players: int) -> list[dict[str, Any]]:
