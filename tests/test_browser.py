@@ -443,6 +443,19 @@ def test_on_a_phone_the_legal_cards_can_be_tapped_and_played(server: Running, ne
         c for t in observation(page)["tricks"] for _, c in t["cards"]}
 
 
+def test_an_avomarjapussi_hand_and_rows_are_in_view_on_a_laptop_screen(server: Running,
+                                                                        new_page: NewPage) -> None:
+    created = server.create("avomarjapussi", ["human", "random"])
+    page = new_page()  # 1280x800
+    page.goto(server.url + created["seats"][0]["link"])
+    wait_my_turn(page)
+    cards = page.locator("#hand [data-testid=card]")
+    assert cards.count() == 4 + 7  # four in the hand, and the face-up cards of the seven columns under the felt
+    lowest = max(box["y"] + box["height"] for box in (cards.nth(i).bounding_box() for i in range(cards.count()))
+                 if box is not None)
+    assert lowest <= 800, f"the hand ends {lowest - 800:.0f}px below the window"
+
+
 def test_the_lobby_fits_a_phone(server: Running, new_page: NewPage) -> None:
     page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page.goto(server.url + "/")

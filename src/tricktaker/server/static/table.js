@@ -633,7 +633,9 @@ function renderControls() {
     el.dataset.legal = legal ? "true" : "false";
     if (S.selection.has(card)) el.classList.add("selected");
   };
-  if (S.seat != null && o.rows && o.rows[S.seat]) {
+  const ownRows = S.seat != null && o.rows && o.rows[S.seat];
+  document.body.classList.toggle("own-rows", !!ownRows);
+  if (ownRows) {
     const rows = rowsEl(o.rows[S.seat], true);
     rows.classList.add("my-rows");
     rows.querySelectorAll(".card[data-testid=card]").forEach((el) => mark(el, el.dataset.card));
