@@ -23,7 +23,11 @@ printed; the headline is club rules, as in ``bench/playouts.py``.  With
 (``state.legal_actions()`` and ``state.apply``, no observation): the ceiling of
 the environment rows.
 
-Run:  pip install -e ".[envs]"  &&  python bench/envs.py [--seconds 2] [--rounds 5] [--engine]
+With ``--layers``, two more rows split the 13-trick env row into its layers: the
+engine's playout with the mask and the agent's choice but no tensor, and the
+``Session`` (tensor and mask, no PettingZoo code).
+
+Run:  pip install -e ".[envs]"  &&  python bench/envs.py [--seconds 2] [--rounds 5] [--engine] [--layers]
 """
 
 from __future__ import annotations
@@ -75,6 +79,56 @@ def engine_runner(**options: object) -> Runner:
             state = game.new_hand(seed=rng.getrandbits(48), dealer=rng.randrange(4))
             while state.current_player is not None:
                 state.apply(choice(state.legal_actions()))
+                steps += 1
+        return steps
+
+    return run
+
+
+def mask_runner(**options: object) -> Runner:
+    """The engine's playout as the environment's agent sees it, without any tensor: the mask
+    made from the state's legal parts, then the agent's ``nonzero`` and ``choice``.  What no
+    environment over this engine can go below."""
+    import tricktaker as tt
+    from tricktaker.envs.encoding import spec_for
+    from tricktaker.games.tuppi import TuppiState
+
+    game = tt.new_game("tuppi", **options)  # type: ignore[arg-type]
+    spec = spec_for(game)
+    texts = spec.action_texts
+
+    def run(n: int, rng: random.Random) -> int:
+        steps = 0
+        choice = rng.choice
+        for _ in range(n):
+            state = game.new_hand(seed=rng.getrandbits(48), dealer=rng.randrange(4))
+            assert isinstance(state, TuppiState)
+            while state.current_player is not None:
+                kind, cards, others = state.legal_parts()
+                index = int(choice(spec.parts_mask(kind, cards, others).nonzero()[0]))
+                state.apply(spec.action_objects.get(index) or texts[index])
+                steps += 1
+        return steps
+
+    return run
+
+
+def session_runner(**options: object) -> Runner:
+    """The environment's own layer without PettingZoo: ``Session.observe`` (tensor and mask)
+    and ``Session.apply`` at every step, as ``last`` and ``step`` call them."""
+    import tricktaker as tt
+    from tricktaker.envs.session import Session, new_state
+
+    game = tt.new_game("tuppi", **options)  # type: ignore[arg-type]
+
+    def run(n: int, rng: random.Random) -> int:
+        steps = 0
+        choice = rng.choice
+        session = Session(new_state(game, False, 0, 0))
+        for _ in range(n):
+            session.restart(new_state(game, False, rng.getrandbits(48), rng.randrange(4)))
+            while (seat := session.turn) is not None:
+                session.apply(int(choice(session.observe(seat)["action_mask"].nonzero()[0])))
                 steps += 1
         return steps
 
@@ -137,6 +191,10 @@ def measure(rows: dict[str, Runner], seconds: float, rounds: int) -> dict[str, t
 
 BRIDGE = "OpenSpiel bridge, information_state_tensor"
 ENGINE = "tricktaker engine alone, 13 tricks (no env)"
+LAYERS = [
+    ("13 tricks: engine + mask + agent's choice (no tensor)", mask_runner),
+    ("13 tricks: Session, tensor and mask (no PettingZoo)", session_runner),
+]
 ROWS: list[tuple[str, dict[str, object]]] = [
     ("PettingZoo tuppi, club rules (default)", {}),
     ("PettingZoo tuppi, preset tournament", {"preset": "tournament"}),
@@ -150,6 +208,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per row (median)")
     parser.add_argument("--engine", action="store_true",
                         help="add a row of 13-trick hands on the bare engine (no env, no observation)")
+    parser.add_argument("--layers", action="store_true",
+                        help="add rows for the layers under the 13-trick env row (docs/envs.md, Speed)")
     args = parser.parse_args()
 
     reference = openspiel_runner()
@@ -162,9 +222,12 @@ def main() -> None:
         runners[label] = pettingzoo_runner(**options)
     if args.engine:
         runners[ENGINE] = engine_runner(sooli=False, early_end=False)
+    if args.layers:
+        for label, make in LAYERS:
+            runners[label] = make(sooli=False, early_end=False)
     results = measure(runners, args.seconds, args.rounds)
 
-    print(f"{'system':54} {'hands/s':>10} {'decisions/hand':>15} {'ratio':>7}")
+    print(f"{'system':56} {'hands/s':>10} {'decisions/hand':>15} {'ratio':>7}")
     ref_rates = results[BRIDGE][0] if BRIDGE in results else None
     ratios: dict[str, float] = {}
     for label, (rates, steps) in results.items():
@@ -172,7 +235,7 @@ def main() -> None:
         if ref_rates:  # the median of the per-round ratios: each round's rows ran side by side
             ratios[label] = statistics.median(r / b for r, b in zip(rates, ref_rates, strict=True))
         ratio = f"{ratios[label]:6.2f}x" if ref_rates else "   n/a"
-        print(f"{label:54} {median:10.0f} {steps:15.1f} {ratio:>7}")
+        print(f"{label:56} {median:10.0f} {steps:15.1f} {ratio:>7}")
     if ref_rates:
         club, full = ROWS[0][0], ROWS[2][0]
         print(f"\nratio (PettingZoo tuppi hands, club rules / OpenSpiel bridge deals): {ratios[club]:.2f}x; "
