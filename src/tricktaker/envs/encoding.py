@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 import tricktaker as tt
-from tricktaker.cards import Card
+from tricktaker.cards import Card, single_bits
 from tricktaker.engine import Action, CardActions, Game, TrickState
 
 from .families import FAMILIES, Family, HuutopussiFamily
@@ -499,11 +499,11 @@ class Encoder:
             return
         hand = lay["hand"].offset
         index = spec.card_index
-        for bit in _bits(old & ~new):
+        for bit in single_bits(old & ~new):
             row[hand + index[bit]] = 0.0
             if record:
                 row[lay["sent"].offset + index[bit]] = 1.0
-        for bit in _bits(new & ~old):
+        for bit in single_bits(new & ~old):
             row[hand + index[bit]] = 1.0
             if record:
                 row[lay["received"].offset + index[bit]] = 1.0
@@ -627,15 +627,6 @@ class Encoder:
         row[block.offset:block.offset + block.size] = 0.0
         for c in cards:
             row[block.offset + c] = 1.0
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
 
 
 # -- documentation ----------------------------------------------------------------

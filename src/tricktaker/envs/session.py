@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 import tricktaker as tt
+from tricktaker.cards import single_bits
 from tricktaker.engine import Action, IllegalActionError, TrickState
 
 from .encoding import Encoder, EnvSpec, FloatArray, spec_for
@@ -386,7 +387,7 @@ class _SetChoice:
         for a in actions:
             self.sets[frozenset(index[c.mask] for c in _cards(a))] = a
             union |= a.mask
-        self.candidates = sorted(index[bit] for bit in _single_bits(union))
+        self.candidates = sorted(index[bit] for bit in single_bits(union))
         # Usually every choice of ``size`` of the candidates is legal; then the next picks
         # follow from counting, else from the list of sets.
         self.all_subsets = len(self.sets) == comb(len(self.candidates), self.size)
@@ -412,13 +413,3 @@ class _SetChoice:
 
 def _cards(action: Action) -> list[Any]:
     return [a for a in action.args if not isinstance(a, (str, int))]
-
-
-def _single_bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
-
