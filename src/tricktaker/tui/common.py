@@ -15,7 +15,7 @@ from rich.text import Text
 from ..cards import CardParseError, Deck
 from ..engine import Game
 
-__all__ = ["Look", "Seats", "capital", "join", "pct"]
+__all__ = ["Look", "Seats", "capital", "count_cell", "join", "pct"]
 
 _COLOUR_STYLES = {"red": "bold red", "black": "bold", "gold": "bold yellow",
                   "blue": "bold blue", "green": "bold green"}
@@ -204,3 +204,8 @@ def join(parts: Iterable[Text], sep: str = " · ") -> Text:
 
 def pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "—"
+
+
+def count_cell(count: int, whole: int) -> str:
+    """A cell of a statistics table: ``12 (3.4%)``, or ``·`` for none, so the rare cases stand out."""
+    return f"{count} ({pct(count, whole)})" if count else "·"

@@ -31,7 +31,6 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.panel import Panel
-from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -129,10 +128,12 @@ class HuutopussiScreen(MarriageScreen):
 
     # -- the status panel ----------------------------------------------------------------------
 
+    def match_target(self) -> str:
+        return f"first to {TARGET}"
+
     def match_line(self, obs: JSON) -> Text:
         scores = obs["scores"]
-        line = self.seats.per_side(scores)
-        line.append(f"   first to {TARGET}", style="dim")
+        line = self.standing(scores)
         banned = [self.seats.side(s) for s in self.seats.side_order if self.banned(scores, s)]
         if banned:
             line.append(f"   at {FLOOR} or below, may not bid: {', '.join(banned)}", style="yellow")
@@ -252,22 +253,17 @@ class HuutopussiScreen(MarriageScreen):
                         f"; {self.name(declarer)} gives {size} back", style="")
             line.append("   (face down)", style="dim")
             return line
-        me = seats.me
-        line = Text()
-        if me == declarer:
-            line.append(f"{self.name(partner)} gave you ")
-            line.append_text(look.cards(given))
-            if back_done:
-                line.append("; you gave back ").append_text(look.cards(returned))
-            else:
-                line.append(f"; you give {size} back", style="dim")
+        if seats.me == declarer:
+            gave, back, pending = (f"{self.name(partner)} gave you ", "; you gave back ",
+                                   f"; you give {size} back")
         else:
-            line.append(f"you gave {self.name(declarer)} ")
-            line.append_text(look.cards(given))
-            if back_done:
-                line.append("; received back ").append_text(look.cards(returned))
-            else:
-                line.append(f"; {self.name(declarer)} gives {size} back", style="dim")
+            gave, back, pending = (f"you gave {self.name(declarer)} ", "; received back ",
+                                   f"; {self.name(declarer)} gives {size} back")
+        line = Text(gave).append_text(look.cards(given))
+        if back_done:
+            line.append(back).append_text(look.cards(returned))
+        else:
+            line.append(pending, style="dim")
         return line
 
     def kitty_line(self, obs: JSON) -> Text:
@@ -312,9 +308,6 @@ class HuutopussiScreen(MarriageScreen):
             out.append(f", {self.seats.side(self.seats.side_of(seat))}", style="dim")
         return out
 
-    def marriages_line(self, marriages: Sequence[Sequence[Any]]) -> Text:
-        return join(self.marriage_text(int(s), str(letter), int(v)) for s, letter, v in marriages)
-
     def status(self, obs: JSON) -> Panel:
         """The table as the seat sees it: the match, the auction or the contract, the exchange, the play."""
         grid = self.grid()
@@ -346,10 +339,7 @@ class HuutopussiScreen(MarriageScreen):
             if known is not None:
                 grid.add_row("Known", known)
             grid.add_row("Table", self.table_line(obs))
-        turn = obs["current_player"]
-        whose = "your turn" if turn == obs["seat"] else f"{self.seats.full(turn)} to act"
-        title = f"Hand {obs['hand_number'] + 1} · dealer: {self.name(obs['dealer'])} · {whose}"
-        return Panel(grid, title=title, title_align="left", box=box.ROUNDED, width=self.width)
+        return self.status_panel(grid, obs)
 
     # -- the person's turn ---------------------------------------------------------------------
 
@@ -382,39 +372,15 @@ class HuutopussiScreen(MarriageScreen):
 
     def hand_rows(self, obs: JSON, legal: Sequence[Action]) -> Table:
         """The hand by suit: cards received highlighted; numbered to play, or all numbered to give."""
-        deck = self.game.deck
         _, new = self.received(obs)
         numbered = self.numbered(obs)
         if numbered:
             number = {text: i for i, text in enumerate(numbered, 1)}
-            dim = {c for c in obs["hand"] if c not in number}
         else:
             number = {a.card.text: i for i, a in enumerate(legal, 1)
                       if a.card is not None and a.kind == "play"}
-            dim = {c for c in obs["hand"] if number and c not in number}
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(no_wrap=True)
-        grid.add_column()
-        by_suit: dict[str, list[str]] = {s.letter: [] for s in deck.suits}
-        for text in obs["hand"]:
-            by_suit[deck.card(text).suit.letter].append(text)
-        for letter, cards in by_suit.items():
-            row = Text()
-            for text in cards:
-                if row:
-                    row.append("  ")
-                if text in number:
-                    row.append(f"{number[text]:>2} ", style="cyan")
-                elif number:
-                    row.append("   ")
-                if text in dim:
-                    row.append(text, style="dim")
-                else:
-                    row.append_text(self.look.card(text, "reverse" if text in new else ""))
-            if not cards:
-                row.append("—", style="dim")
-            grid.add_row(Text(" ").append_text(self.look.suit_label(letter)), row)
-        return grid
+        return self.hand_grid(obs["hand"], number,
+                              face=lambda text: self.look.card(text, "reverse" if text in new else ""))
 
     def hand_title(self, obs: JSON) -> Text:
         title = Text("Your hand", style="bold")
@@ -423,11 +389,7 @@ class HuutopussiScreen(MarriageScreen):
             title.append(f"   received {where}: ", style="bold yellow")
             title.append_text(self.look.cards(new))
             title.append(" (highlighted)", style="dim")
-        shown = obs["shown"][obs["seat"]]
-        if shown:
-            title.append("   (seen by all: ", style="dim")
-            title.append_text(self.look.cards(shown))
-            title.append(")", style="dim")
+        self.add_seen(title, obs)
         return title
 
     def menu(self, legal: Sequence[Action]) -> list[Action]:
@@ -682,23 +644,16 @@ class HuutopussiScreen(MarriageScreen):
         if not opts["redeal"]:
             rules.append("no redeal for three sixes")
         rules.append(f"first to {TARGET}")
-        order = " → ".join(f"{self.seats.short(s)} ({s})" for s in self.seats.seat_order)
         give = "give or discard cards by name (9h 7c 6d) or number (1 5 7)"
         calls = "d h declares hearts" + ("; whole and half h ask your partner" if self.partners else "")
-        text = Text.assemble(
-            (game.title, "bold"), f": {'; '.join(rules)}; match seed {seed}\n",
-            f"Clockwise, seats: {order}\n",
-            (f"Type a bid as a number (120) or p to pass; {give}; a card's number or name (as) to play it; "
-             f"{calls}; help for more.", "dim"),
-        )
-        self.out.print(Panel(text, box=box.ROUNDED, expand=False))
+        self.print_intro("; ".join(rules), seed, f"Clockwise, seats: {self.seat_numbers()}",
+                         f"Type a bid as a number (120) or p to pass; {give}; a card's number or name (as) "
+                         f"to play it; {calls}; help for more.")
 
     def announce_hand(self, obs: JSON) -> None:
         seats = self.seats
         dealer = obs["dealer"]
-        self.out.print()
-        score = seats.per_side(obs["scores"]).plain
-        self.out.print(Rule(f"Hand {obs['hand_number'] + 1} · {score}", style="cyan"))
+        self.hand_rule(obs["hand_number"] + 1, seats.per_side(obs["scores"]).plain)
         line = Text(f"{capital(seats.says(dealer, 'deals', 'deal'))} and "
                     f"{'must' if dealer == seats.me else 'must'} open the auction at {OPENING} or more.")
         previous = obs["previous_hand"]
@@ -714,10 +669,9 @@ class HuutopussiScreen(MarriageScreen):
     def narrate(self, seat: int, action: Action, before: JSON, after: JSON, finished: bool) -> None:
         seats, look = self.seats, self.look
         me = seat == seats.me
-        who = "You" if me else seats.full(seat)
         kind = action.kind
         phase = before["phase"]
-        line = Text(f"  {who} ")
+        line = self.actor_line(seat)
         forced = me and len(before.get("legal_actions", [])) == 1
         if kind == "bid":
             value = bid_value(action.text)
@@ -761,8 +715,7 @@ class HuutopussiScreen(MarriageScreen):
             line.append("play " if me else "plays ")
             line.append_text(look.card(action.card.text))
         elif kind in ("declare", "ask", "answer"):
-            ask = self.asked(before)[1] if kind == "answer" else None
-            line = Text("  ").append_text(self.call_line(seat, action.text, ask, after, full=True))
+            line = self.narrated_call(seat, action, before, after)
         else:
             line.append(action.text)
         self.out.print(line)
@@ -837,15 +790,12 @@ class HuutopussiScreen(MarriageScreen):
         line.append(f", {side} +{value}")
 
     def narrate_trick(self, trick: JSON, number: int, points: Sequence[int], last: bool = False) -> None:
-        seats = self.seats
-        winner = trick["winner"]
-        line = Text(f"  Trick {number} → ", style="dim")
-        line.append("you win it" if winner == seats.me else f"{seats.short(winner)} wins it", style="bold")
+        line = self.trick_head(number, trick["winner"])
         line.append(f", {self.trick_worth(trick['cards'])}")
         if last:
             line.append(f", the last trick +{LAST_TRICK}")
         line.append("   points ", style="dim")
-        line.append_text(seats.per_side(points, bold=False))
+        line.append_text(self.seats.per_side(points, bold=False))
         self.out.print(line)
 
     # -- results -----------------------------------------------------------------------------
@@ -860,9 +810,7 @@ class HuutopussiScreen(MarriageScreen):
                                         f"same dealer; nothing scored"))
         else:
             self.result_rows(grid, previous)
-        line = seats.per_side(previous["scores"])
-        line.append(f"   first to {TARGET}", style="dim")
-        grid.add_row("Match", line)
+        grid.add_row("Match", self.standing(previous["scores"]))
         if winner is not None:
             verdict = Text(f"{self.wins(winner)} the match", style="bold green")
             scores = previous["scores"]
@@ -939,20 +887,13 @@ class HuutopussiScreen(MarriageScreen):
         return f"   won by {self.seats.noun(trick['winner'])}, {self.trick_worth(trick['cards'])}"
 
     def finale(self, obs: JSON) -> None:
-        winner = obs["winner"]
-        hands = obs["hand_number"] + 1
-        self.out.print()
-        if winner is None:
-            verdict = Text("Hand over", style="bold")
-            verdict.append(f"   {self.seats.per_side(obs['scores']).plain}")
-            self.out.print(Panel(verdict, title="Single hand", title_align="left", box=box.DOUBLE,
-                                 expand=False))
+        """A match, as the other games; or a single hand (a match option), which nobody wins."""
+        if obs["winner"] is not None:
+            super().finale(obs)
             return
-        mine = self.seats.me is not None and winner == self.seats.side_of(self.seats.me)
-        verdict = Text(f"{self.wins(winner)} the match", style="bold green" if mine else "bold red")
+        verdict = Text("Hand over", style="bold")
         verdict.append(f"   {self.seats.per_side(obs['scores']).plain}")
-        self.out.print(Panel(verdict, title=f"Match over after {hands} hand{'s' if hands != 1 else ''}",
-                             title_align="left", box=box.DOUBLE, expand=False))
+        self.final_panel(verdict, "Single hand")
 
     # -- replays ----------------------------------------------------------------------------------
 
@@ -962,8 +903,7 @@ class HuutopussiScreen(MarriageScreen):
         state = state_at_hand_start(record, index)
         hand = record["hands"][index]
         start = public(state)
-        out.print()
-        out.print(Rule(f"Hand {index + 1} · {seats.per_side(start['scores']).plain}", style="cyan"))
+        self.hand_rule(index + 1, seats.per_side(start["scores"]).plain)
         out.print(f"Dealer {seats.full(start['dealer'])}; he opens the auction at {OPENING} or more.")
         deal = self.grid()
         for seat in seats.seat_order:
@@ -1021,40 +961,21 @@ class HuutopussiScreen(MarriageScreen):
         if finished is not None:
             out.print(self.result_panel(finished, f"Hand {index + 1} result", winner))
         else:
-            out.print(Text(f"(hand not finished: {len(hand['actions'])} actions recorded)", style="dim"))
+            self.unfinished(hand)
 
-    def trick_row(self, number: int, trick: JSON, points: Sequence[int]) -> Text:
-        """``  3  W AS  N TS  E KS  S 9S   won by W, 25 points   N-S 40 · E-W 25``.
+    def row_worth(self, trick: JSON) -> str:
+        return f"{self.trick_worth(trick['cards']):<10}"
 
-        Three players (``Seat 0``...) go by their numbers: ``0 AS  1 TS  2 KS  won by 0 ... 0:40 1:25 2:0``.
-        """
-        winner = trick["winner"]
-        line = Text(f"{number:>3}  ", style="dim")
-        for seat, card in trick["cards"]:
-            line.append(f"{self.tag(seat)} ")
-            line.append_text(self.look.card(card, "reverse" if seat == winner else ""))
-            line.append("  ")
-        line.append(f" won by {self.tag(winner)}, {self.trick_worth(trick['cards']):<10}  ")
+    def running_totals(self, totals: Sequence[int]) -> Text:
+        """Points per side; three players (``Seat 0``...) by their numbers: ``0:40 1:25 2:0``."""
         if self.partners:
-            return line.append_text(self.seats.per_side(points, bold=False))
-        return line.append(" ".join(f"{self.tag(s)}:{points[s]}" for s in range(len(points))))
+            return super().running_totals(totals)
+        return Text(" ".join(f"{self.tag(s)}:{totals[s]}" for s in range(len(totals))))
 
     def tag(self, seat: int) -> str:
         """A seat in one letter where the names allow (``S``, ``W``), else its number."""
         initial = self.seats.initial(seat)
         return initial if len(initial) == 1 else str(seat)
-
-    def verdict(self, obs: JSON, over: bool) -> Text:
-        if over and obs["winner"] is not None:
-            verdict = Text(f"Match over: {self.wins(obs['winner'])}", style="bold green")
-        elif over:
-            verdict = Text("Hand over", style="bold")
-        else:
-            verdict = Text("Match not finished", style="bold")
-        verdict.append("   ")
-        verdict.append_text(self.seats.per_side(obs["scores"]))
-        verdict.append(f"   first to {TARGET}", style="dim")
-        return verdict
 
     def stats(self) -> HuutopussiStats:
         return HuutopussiStats(self.seats, screen=self)
@@ -1162,16 +1083,10 @@ class HuutopussiStats(SimStats):
             sides.add_row(seats.side(s), f"{count} ({pct(count, n)})", pct(self.declared_made[s], count),
                           f"{self.point_sums[s] / n:.1f}")
         out.print(sides)
-        per_hand = join(Text.assemble((f"{k}: ", "cyan"), pct(self.marriages_per_hand[k], n))
-                        for k in sorted(self.marriages_per_hand))
-        out.print(Text("Marriages per hand ").append_text(per_hand))
+        out.print(Text("Marriages per hand ").append_text(self.shares(self.marriages_per_hand, n)))
         if look is not None:
-            by_suit = join(Text.assemble(look.suit_label(s.letter), f" {self.marriages_by_suit[s.letter]}")
-                           for s in game.deck.suits)
-            last = join(Text.assemble(look.suit_label(s.letter), f" {self.final_trumps[s.letter]}")
-                        for s in game.deck.suits)
-            out.print(Text("Marriages by suit  ").append_text(by_suit))
-            out.print(Text("Trumps at the end  ").append_text(last))
+            out.print(Text("Marriages by suit  ").append_text(self.by_suit(look, self.marriages_by_suit)))
+            out.print(Text("Trumps at the end  ").append_text(self.by_suit(look, self.final_trumps)))
         out.print(Text.assemble("Läpiajo            ", (str(self.sweeps), "bold"),
                                 f" hands ({pct(self.sweeps, n)}) where the declarers took every trick; "
                                 f"no-trick penalties {self.penalties}"))
@@ -1179,6 +1094,4 @@ class HuutopussiStats(SimStats):
             out.print(Text("Single hands start at 0-0: the -500 ban and match winners need --matches.",
                            style="dim"))
         else:
-            line = self.matches_line()
-            if line is not None:
-                out.print(line)
+            self.print_matches(out)

@@ -23,13 +23,12 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.panel import Panel
-from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
 from ..engine import JSON, Action, Game
 from ..games.marjapussi import ACE_TEN, CARD_PIPS, DROP_TO, ROW, MarjapussiFamily
-from .common import Seats, capital, join, pct
+from .common import Seats, capital, count_cell, join, pct
 from .marriages import RANK_NAMES, MarriageScreen, strength
 from .screen import SimStats, public, replay_steps, state_at_hand_start
 
@@ -126,9 +125,6 @@ class MarjapussiScreen(MarriageScreen):
         out.append(f"+{value}", style="bold")
         return out
 
-    def marriages_line(self, marriages: Sequence[Sequence[Any]]) -> Text:
-        return join(self.marriage_text(int(s), str(letter), int(v)) for s, letter, v in marriages)
-
     def lead_rule_text(self, rule: Sequence[str], seat: int) -> str:
         """What the leader must lead if he can, from ``obs["lead_rule"]``."""
         me = seat == self.seats.me
@@ -149,10 +145,21 @@ class MarjapussiScreen(MarriageScreen):
 
     # -- the status panel ------------------------------------------------------------------
 
+    def match_target(self) -> str:
+        return f"target {self.target}"
+
     def match_line(self, obs: JSON) -> Text:
         line = self.seats.per_side(obs["scores"])
         line.append(f"   {self.target_text()}", style="dim")
         return line
+
+    def match_grid(self, obs: JSON) -> Table:
+        """The status and the score both open with the match and a pip point carried over."""
+        grid = self.grid()
+        grid.add_row("Match", self.match_line(obs))
+        if obs["carry"]:
+            grid.add_row("Carried", self.carry_text(obs["carry"]))
+        return grid
 
     def carry_text(self, carry: int) -> Text:
         return Text(f"{carry} pip point{'s' if carry != 1 else ''} carried over from equal {self.pip_word}: "
@@ -216,10 +223,7 @@ class MarjapussiScreen(MarriageScreen):
 
     def status(self, obs: JSON) -> Panel:
         """The table as the seat sees it: match, trumps, marriages, calls, tricks, rows, the trick."""
-        grid = self.grid()
-        grid.add_row("Match", self.match_line(obs))
-        if obs["carry"]:
-            grid.add_row("Carried", self.carry_text(obs["carry"]))
+        grid = self.match_grid(obs)
         grid.add_row("Trumps", self.trumps_line(obs))
         if obs["marriages"]:
             grid.add_row("Marriages", self.marriages_line(obs["marriages"]))
@@ -239,10 +243,7 @@ class MarjapussiScreen(MarriageScreen):
             rule = self.lead_rule_text(obs["lead_rule"], leader)
             grid.add_row("Lead", Text(f"{self.name(leader)}: {rule}"))
         grid.add_row("Table", self.table_line(obs))
-        turn = obs["current_player"]
-        whose = "your turn" if turn == obs["seat"] else f"{self.seats.full(turn)} to act"
-        title = f"Hand {obs['hand_number'] + 1} · dealer: {self.name(obs['dealer'])} · {whose}"
-        return Panel(grid, title=title, title_align="left", box=box.ROUNDED, width=self.width)
+        return self.status_panel(grid, obs)
 
     # -- the person's turn ---------------------------------------------------------------------
 
@@ -253,42 +254,15 @@ class MarjapussiScreen(MarriageScreen):
             return super().hand_rows(obs, legal)
         number = {a.card.text: i for i, a in enumerate(legal, 1) if a.card is not None}
         deck = self.game.deck
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(no_wrap=True)
-        grid.add_column()
-        by_suit: dict[str, list[str]] = {s.letter: [] for s in deck.suits}
-        for text in [*obs["hand"], *up]:
-            by_suit[deck.card(text).suit.letter].append(text)
-        for letter, cards in by_suit.items():
-            cards.sort(key=lambda t: -strength(deck.card(t).rank.value))
-            row = Text()
-            for text in cards:
-                if row:
-                    row.append("  ")
-                if text in number:
-                    row.append(f"{number[text]:>2} ", style="cyan")
-                elif number:
-                    row.append("   ")
-                face = self.look.card(text) if text in number or not number else Text(text, style="dim")
-                if text in up:
-                    row.append_text(Text.assemble(("[", "dim"), face, ("]", "dim")))
-                else:
-                    row.append_text(face)
-            if not cards:
-                row.append("—", style="dim")
-            grid.add_row(Text(" ").append_text(self.look.suit_label(letter)), row)
-        return grid
+        return self.hand_grid([*obs["hand"], *up], number,
+                              order=lambda t: -strength(deck.card(t).rank.value), bracketed=up)
 
     def hand_title(self, obs: JSON) -> Text:
         title = Text("Your hand", style="bold")
         if self.my_row(obs):
             title.append(" and your face-up cards", style="bold")
             title.append(" [on the table]", style="dim")
-        shown = obs["shown"][obs["seat"]]
-        if shown:
-            title.append("   (seen by all: ", style="dim")
-            title.append_text(self.look.cards(shown))
-            title.append(")", style="dim")
+        self.add_seen(title, obs)
         return title
 
     def choice_label(self, action: Action, obs: JSON) -> Text:
@@ -349,15 +323,10 @@ class MarjapussiScreen(MarriageScreen):
             rules.append(f"calls {opts['declaration_order'].replace('_', ' ')}")
         if opts.get("partner_exception"):
             rules.append("partner exception")
-        order = " → ".join(f"{self.seats.short(s)} ({s})" for s in self.seats.seat_order)
         calls = "d h declares hearts; whole and half h ask your partner; " if self.partners else \
             "d h declares hearts; "
-        text = Text.assemble(
-            (game.title, "bold"), f": {'; '.join(rules)}; match seed {seed}\n",
-            f"Clockwise, seats: {order}\n",
-            (f"Type a card's number or name (as, th); {calls}help for more.", "dim"),
-        )
-        self.out.print(Panel(text, box=box.ROUNDED, expand=False))
+        self.print_intro("; ".join(rules), seed, f"Clockwise, seats: {self.seat_numbers()}",
+                         f"Type a card's number or name (as, th); {calls}help for more.")
 
     def remember_start(self, obs: JSON) -> None:
         self._starts.setdefault(obs["hand_number"], {"scores": list(obs["scores"])})
@@ -367,9 +336,7 @@ class MarjapussiScreen(MarriageScreen):
         seats = self.seats
         dealer = obs["dealer"]
         leader = obs["current_player"]
-        self.out.print()
-        score = seats.per_side(obs["scores"]).plain
-        self.out.print(Rule(f"Hand {obs['hand_number'] + 1} · {score}", style="cyan"))
+        self.hand_rule(obs["hand_number"] + 1, seats.per_side(obs["scores"]).plain)
         line = Text(f"{capital(seats.says(dealer, 'deals', 'deal'))}; ")
         line.append(seats.says(leader, "leads", "lead"))
         if obs["lead_rule"]:
@@ -388,9 +355,8 @@ class MarjapussiScreen(MarriageScreen):
         self.remember_start(before)
         seats, look = self.seats, self.look
         me = seat == seats.me
-        who = "You" if me else seats.full(seat)
         kind = action.kind
-        line = Text(f"  {who} ")
+        line = self.actor_line(seat)
         if kind == "play" and action.card is not None:
             card = action.card.text
             line.append("play " if me else "plays ")
@@ -406,8 +372,7 @@ class MarjapussiScreen(MarriageScreen):
                         line.append_text(look.card(str(below)))
                         line.append(" turns up")
         elif kind in ("declare", "ask", "answer"):
-            ask = self.asked(before)[1] if kind == "answer" else None
-            line = Text("  ").append_text(self.call_line(seat, action.text, ask, after, full=True))
+            line = self.narrated_call(seat, action, before, after)
         else:
             line.append(action.text)
         self.out.print(line)
@@ -437,15 +402,12 @@ class MarjapussiScreen(MarriageScreen):
         line.append(f" {side} +{value}")
 
     def narrate_trick(self, trick: JSON, number: int, pips: Sequence[int], last: bool = False) -> None:
-        seats = self.seats
-        winner = trick["winner"]
-        line = Text(f"  Trick {number} → ", style="dim")
-        line.append("you win it" if winner == seats.me else f"{seats.short(winner)} wins it", style="bold")
+        line = self.trick_head(number, trick["winner"])
         line.append(f", {self.pips_text(self.trick_pips(trick['cards']))}")
         if last:
             line.append(", the last trick +1")
         line.append("   aces+tens " if self.aces_tens else "   pips ", style="dim")
-        line.append_text(seats.per_side(pips, bold=False))
+        line.append_text(self.seats.per_side(pips, bold=False))
         self.out.print(line)
 
     def narrate_draw(self, before: JSON, after: JSON) -> None:
@@ -560,10 +522,7 @@ class MarjapussiScreen(MarriageScreen):
         return Panel(grid, title=title, title_align="left", box=box.ROUNDED, expand=False)
 
     def show_score(self, obs: JSON) -> None:
-        grid = self.grid()
-        grid.add_row("Match", self.match_line(obs))
-        if obs["carry"]:
-            grid.add_row("Carried", self.carry_text(obs["carry"]))
+        grid = self.match_grid(obs)
         grid.add_row("This hand", self.points_line(obs))
         grid.add_row("Tricks", self.tricks_line(obs["tricks_won"], obs["pips"]))
         if obs["marriages"]:
@@ -577,16 +536,6 @@ class MarjapussiScreen(MarriageScreen):
     def trick_outcome(self, trick: JSON) -> str:
         pips = self.pips_text(self.trick_pips(trick["cards"]))
         return f"   won by {self.seats.noun(trick['winner'])}, {pips}"
-
-    def finale(self, obs: JSON) -> None:
-        winner = obs["winner"]
-        mine = self.seats.me is not None and winner == self.seats.side_of(self.seats.me)
-        verdict = Text(f"{self.wins(winner)} the match", style="bold green" if mine else "bold red")
-        verdict.append(f"   {self.seats.per_side(obs['scores']).plain}")
-        hands = obs["hand_number"] + 1
-        self.out.print()
-        self.out.print(Panel(verdict, title=f"Match over after {hands} hand{'s' if hands != 1 else ''}",
-                             title_align="left", box=box.DOUBLE, expand=False))
 
     # -- replays ----------------------------------------------------------------------------------
 
@@ -602,8 +551,7 @@ class MarjapussiScreen(MarriageScreen):
         hand = record["hands"][index]
         start = public(state)
         n = self.game.num_players
-        out.print()
-        out.print(Rule(f"Hand {index + 1} · {seats.per_side(start['scores']).plain}", style="cyan"))
+        self.hand_rule(index + 1, seats.per_side(start["scores"]).plain)
         leader = start["current_player"]
         line = f"Dealer {seats.full(start['dealer'])}; {seats.full(leader)} leads"
         if start["lead_rule"]:
@@ -646,7 +594,9 @@ class MarjapussiScreen(MarriageScreen):
                 out.print(self.trick_row(number, trick, after["pips"]))
                 now = [state.observation(s)["hand"] for s in range(n)]
                 if self.stock and before["stock_size"] != after["stock_size"]:
-                    self.note(Text("draws: ").append_text(join(self.draws(trick, held, now), ", ")))
+                    played = {c for _, c in trick["cards"]}
+                    drawn = self.drawn(trick["winner"], held, now, played)
+                    self.note(Text("draws: ").append_text(join(drawn, ", ")))
                     if not after["stock_size"]:
                         self.note(Text("the stock is used up: all duties apply, no more marriages",
                                        style="dim"))
@@ -657,31 +607,10 @@ class MarjapussiScreen(MarriageScreen):
         if finished is not None:
             out.print(self.result_panel(finished, f"Hand {index + 1} result", start, winner))
         else:
-            out.print(Text(f"(hand not finished: {len(hand['actions'])} actions recorded)", style="dim"))
+            self.unfinished(hand)
 
-    def trick_row(self, number: int, trick: JSON, pips: Sequence[int]) -> Text:
-        """``  3  W AS  N TS  E KS  S 9S   won by W, 25 pips   N-S 40 · E-W 25``."""
-        initial = self.seats.initial
-        winner = trick["winner"]
-        line = Text(f"{number:>3}  ", style="dim")
-        for seat, card in trick["cards"]:
-            line.append(f"{initial(seat)} ")
-            line.append_text(self.look.card(card, "reverse" if seat == winner else ""))
-            line.append("  ")
-        pips_text = self.pips_text(self.trick_pips(trick["cards"]))
-        line.append(f" won by {initial(winner)}, {pips_text:<{11 if self.aces_tens else 8}}  ")
-        return line.append_text(self.seats.per_side(pips, bold=False))
-
-    def draws(self, trick: JSON, held: list[list[str]], now: list[list[str]]) -> list[Text]:
-        """Two-handed Bondtolva: the card each seat drew, winner first (a replay shows every card)."""
-        winner = trick["winner"]
-        played = {c for _, c in trick["cards"]}
-        parts = []
-        for seat in (winner, self.seats.after(winner)):
-            new = [c for c in now[seat] if c not in held[seat] and c not in played]
-            if new:
-                parts.append(Text(f"{self.seats.short(seat)} ").append_text(self.look.cards(new)))
-        return parts
+    def row_worth(self, trick: JSON) -> str:
+        return f"{self.pips_text(self.trick_pips(trick['cards'])):<{11 if self.aces_tens else 8}}"
 
     def turned_up(self, before: JSON, after: JSON) -> list[Text]:
         """Avomarjapussi: the cards that turned face up with the last play."""
@@ -691,18 +620,6 @@ class MarjapussiScreen(MarriageScreen):
                 if now is not None and now != was:
                     parts.append(Text(f"{self.seats.short(seat)} ").append_text(self.look.card(str(now))))
         return parts
-
-    def verdict(self, obs: JSON, over: bool) -> Text:
-        if over and obs["winner"] is not None:
-            verdict = Text(f"Match over: {self.wins(obs['winner'])}", style="bold green")
-        elif over:
-            verdict = Text("Hand over", style="bold")
-        else:
-            verdict = Text("Match not finished", style="bold")
-        verdict.append("   ")
-        verdict.append_text(self.seats.per_side(obs["scores"]))
-        verdict.append(f"   target {self.target}", style="dim")
-        return verdict
 
     def stats(self) -> MarjapussiStats:
         return MarjapussiStats(self.seats, screen=self)
@@ -812,19 +729,16 @@ class MarjapussiStats(SimStats):
             row = [str(value)]
             for side in sides:
                 count = self.points[side][value]
-                row.append(f"{count} ({pct(count, n)})" if count else "·")
+                row.append(count_cell(count, n))
             spread.add_row(*row)
         out.print(spread)
         out.print(Text("points: trumps 2, little ones 1 each, last trick 1, pip point 1 (+ carried)",
                        style="dim"))
 
         made = sum(self.trumps.values())
-        by_suit = join(Text.assemble(view.look.suit_label(s.letter), f" {self.trumps[s.letter]}")
-                       for s in game.deck.suits)
         out.print(Text.assemble("Trumps made        ", (str(made), "bold"), f" ({pct(made, n)} of hands): ",
-                                by_suit))
-        per_hand = join(Text.assemble((f"{k}: ", "cyan"), pct(self.marriages_per_hand[k], n))
-                        for k in sorted(self.marriages_per_hand))
+                                self.by_suit(view.look, self.trumps)))
+        per_hand = self.shares(self.marriages_per_hand, n)
         total = sum(k * v for k, v in self.marriages_per_hand.items())
         out.print(Text("Marriages per hand ").append_text(per_hand)
                   .append(f"   mean {total / n:.2f}, little ones {self.little_ones}"))
@@ -846,6 +760,4 @@ class MarjapussiStats(SimStats):
                 counts = join(Text.assemble(f"{seats.side(s)} ", (str(self.overshoots[s]), "bold"))
                               for s in sides)
                 out.print(Text.assemble(f"Went over {view.target} ({what}): ", counts))
-            line = self.matches_line()
-            if line is not None:
-                out.print(line)
+            self.print_matches(out)

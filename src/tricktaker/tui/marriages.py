@@ -2,10 +2,10 @@
 
 :class:`MarriageScreen` holds the words and panels common to every game built on
 :mod:`tricktaker.games.marriages`: the calls (declare, ask whole, ask half, the
-answers) told in words, the cards known to be in a hand, who is winning the trick
-on the table, the instruction for following (follow suit, trump, beat the high
-card), and the short forms the person may type for calls and answers (``d h``,
-``whole``, ``half h``, ``no``, ``hearts``).  Each game's screen adds its own
+answers) told in words, who is winning the trick on the table, the instruction
+for following (follow suit, trump, beat the high card), and the short forms the
+person may type for calls and answers (``d h``, ``whole``, ``half h``, ``no``,
+``hearts``).  Each game's screen adds its own
 status panel, scoring and results (:mod:`.marjapussi`, :mod:`.huutopussi`).
 """
 
@@ -48,8 +48,8 @@ def strength(rank: int) -> int:
 class MarriageScreen(Screen):
     """The calls, answers and trick duties of the games with marriages, in words and short forms.
 
-    A subclass says what a marriage is worth (:meth:`marriage_outcome`), what a
-    trick is worth (:meth:`trick_worth`) and how to lead (:meth:`lead_instruction`).
+    A subclass says what a marriage is worth (:meth:`marriage_outcome`, :meth:`marriage_text`),
+    what a trick is worth (:meth:`trick_worth`) and how to lead (:meth:`lead_instruction`).
     """
 
     choices_label = "or"
@@ -77,15 +77,15 @@ class MarriageScreen(Screen):
         """How to lead: freely, unless the game has a lead rule."""
         return "Lead a card: its number or its name (as, th...)."
 
+    def marriage_text(self, seat: int, letter: str, value: int) -> Text:
+        """One marriage made, in the status and result panels (``♥ trumps: Partner, Us +2``)."""
+        raise NotImplementedError
+
     # -- words ---------------------------------------------------------------------------
 
     @property
     def partners(self) -> bool:
         return self.game.partnerships
-
-    def suit(self, letter: str) -> Text:
-        """``♥ hearts``, in the suit's colour."""
-        return self.look.suit_label(letter, named=True)
 
     def suit_name(self, letter: str) -> str:
         return self.game.deck.suit(letter).name
@@ -104,22 +104,6 @@ class MarriageScreen(Screen):
     def obj(self, seat: int) -> str:
         """A seat as the object of a phrase: ``you``, ``Left``, ``West``."""
         return "you" if seat == self.seats.me else self.seats.short(seat)
-
-    def side_subject(self, side: int) -> tuple[str, bool]:
-        """A side as the subject of a sentence, and whether its verb is plural (``You and Partner``)."""
-        seats = self.seats
-        if seats.me is None:
-            return seats.side(side), self.partners
-        who = seats.side_members(side)
-        return who, self.partners or who == "You"
-
-    def side_verb(self, side: int, plural: str, singular: str) -> str:
-        who, many = self.side_subject(side)
-        return f"{who} {plural if many else singular}"
-
-    def wins(self, side: int) -> str:
-        """``You and Partner win``, ``Opponent wins``, ``N-S win``."""
-        return self.side_verb(side, "win", "wins")
 
     # -- calls and marriages ---------------------------------------------------------------
 
@@ -183,6 +167,14 @@ class MarriageScreen(Screen):
                 self.marriage_outcome(line, after)
         return line
 
+    def marriages_line(self, marriages: Sequence[Sequence[Any]]) -> Text:
+        return join(self.marriage_text(int(s), str(letter), int(v)) for s, letter, v in marriages)
+
+    def narrated_call(self, seat: int, action: Action, before: JSON, after: JSON) -> Text:
+        """A call or an answer as the narration tells it, the seat named in full."""
+        ask = self.asked(before)[1] if action.kind == "answer" else None
+        return Text("  ").append_text(self.call_line(seat, action.text, ask, after, full=True))
+
     def calls_line(self, calls: Sequence[Sequence[Any]]) -> Text:
         parts = []
         ask: str | None = None
@@ -192,15 +184,6 @@ class MarriageScreen(Screen):
         return join(parts)
 
     # -- the table ---------------------------------------------------------------------------
-
-    def known_line(self, obs: JSON) -> Text | None:
-        """Cards other seats are known to hold: declared marriages not yet played."""
-        parts = []
-        for seat in self.seats.seat_order:
-            cards = obs["shown"][seat]
-            if seat != self.seats.me and cards:
-                parts.append(Text(f"{self.name(seat)} ").append_text(self.look.cards(cards)))
-        return join(parts) if parts else None
 
     def winning_seat(self, cards: Sequence[Sequence[Any]], trump: str | None) -> int:
         """Who wins the cards on the table so far: the best trump, else the best card of the suit led."""
@@ -360,6 +343,3 @@ class MarriageScreen(Screen):
         if not options:
             raise IllegalActionError(none)
         raise IllegalActionError(f"which {what}? {', '.join(a.text for a in options)}")
-
-    def note(self, text: Text) -> None:
-        self.out.print(Text("      ").append_text(text))

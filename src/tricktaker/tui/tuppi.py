@@ -10,12 +10,11 @@ from dataclasses import dataclass, field
 from rich import box
 from rich.console import Console
 from rich.panel import Panel
-from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
 from ..engine import JSON, Action, Game
-from .common import Look, Seats, capital, join, pct
+from .common import Look, Seats, capital, count_cell, join, pct
 from .screen import Screen, SimStats, public, replay_steps, state_at_hand_start
 
 __all__ = ["TuppiScreen", "TuppiStats"]
@@ -73,6 +72,15 @@ class TuppiScreen(Screen):
         line.append("   totals while nousussa: ", style="dim")
         line.append_text(self.seats.per_side(obs["totals"], bold=False))
         return line
+
+    def match_grid(self, obs: JSON) -> Table:
+        """The status and the score both open with the match and, in a tournament, its progress."""
+        grid = self.grid()
+        grid.add_row("Match", self.match_line(obs))
+        tournament = self.tournament_line(obs)
+        if tournament is not None:
+            grid.add_row("Tournament", tournament)
+        return grid
 
     def bids_line(self, obs: JSON) -> Text:
         seats, look = self.seats, self.look
@@ -148,22 +156,13 @@ class TuppiScreen(Screen):
 
     def status(self, obs: JSON) -> Panel:
         """The table as the seat sees it: score, bids, contract, tricks, the trick on the table."""
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column(style="cyan", no_wrap=True)
-        grid.add_column()
-        grid.add_row("Match", self.match_line(obs))
-        tournament = self.tournament_line(obs)
-        if tournament is not None:
-            grid.add_row("Tournament", tournament)
+        grid = self.match_grid(obs)
         grid.add_row("Bids", self.bids_line(obs))
         grid.add_row("Contract", self.contract_line(obs))
         if obs["phase"] == "play" or obs["tricks"]:
             grid.add_row("Tricks", self.tricks_line(obs))
             grid.add_row("Table", self.table_line(obs))
-        turn = obs["current_player"]
-        whose = "your turn" if turn == obs["seat"] else f"{self.seats.full(turn)} to act"
-        title = f"Hand {obs['hand_number'] + 1} · dealer: {self.seats.short(obs['dealer'])} · {whose}"
-        return Panel(grid, title=title, title_align="left", box=box.ROUNDED, width=self.width)
+        return self.status_panel(grid, obs)
 
 
     def instruction(self, obs: JSON, legal: Sequence[Action]) -> str:
@@ -192,9 +191,7 @@ class TuppiScreen(Screen):
     def result_panel(self, previous: JSON, title: str) -> Panel:
         """One finished hand: contract, tricks per side, points, kept or reset, early end."""
         seats = self.seats
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column(style="cyan", no_wrap=True)
-        grid.add_column()
+        grid = self.grid()
         contract = previous["contract"]
         points = previous["points"]
         tricks = previous["tricks"]
@@ -236,11 +233,7 @@ class TuppiScreen(Screen):
     # the match as it happens
 
     def show_score(self, obs: JSON) -> None:
-        grid = self.grid()
-        grid.add_row("Match", self.match_line(obs))
-        tournament = self.tournament_line(obs)
-        if tournament is not None:
-            grid.add_row("Tournament", tournament)
+        grid = self.match_grid(obs)
         grid.add_row("This hand", self.tricks_line(obs))
         self.out.print(grid)
         if obs["previous_hand"] is not None:
@@ -263,29 +256,20 @@ class TuppiScreen(Screen):
         if opts["reset_keeps_points"]:
             rules.append("reset keeps points")
         order = " → ".join(self.seats.full(s) for s in self.seats.seat_order)
-        text = Text.assemble(
-            (game.title, "bold"), f": {', '.join(rules)}; match seed {seed}\n",
-            f"Clockwise: {order}\n",
-            ("Type a card's number or name (AS, 10h) to play it; help for more.", "dim"),
-        )
-        self.out.print(Panel(text, box=box.ROUNDED, expand=False))
+        self.print_intro(", ".join(rules), seed, f"Clockwise: {order}",
+                         "Type a card's number or name (AS, 10h) to play it; help for more.")
 
     def announce_hand(self, obs: JSON) -> None:
         dealer = obs["dealer"]
         first = (dealer + 1) % self.game.num_players
-        self.out.print()
-        score = self.seats.per_side(obs["scores"]).plain
-        if obs["nousussa"] is not None:
-            score += f", {self.seats.side(obs['nousussa'])} nousussa"
-        self.out.print(Rule(f"Hand {obs['hand_number'] + 1} · {score}", style="cyan"))
+        self.hand_rule(obs["hand_number"] + 1, self.score_words(obs))
         deals = self.seats.says(dealer, "deals", "deal")
         self.out.print(f"{capital(deals)}; {self.seats.says(first, 'bids', 'bid')} first.")
 
     def narrate(self, seat: int, action: Action, before: JSON, after: JSON, finished: bool) -> None:
         seats, look = self.seats, self.look
         me = seat == self.seats.me
-        who = "You" if me else seats.full(seat)
-        line = Text("  " + who + " ")
+        line = self.actor_line(seat)
         kind = action.kind
         if kind == "bid":
             index = len(before["bids"])
@@ -349,6 +333,13 @@ class TuppiScreen(Screen):
                 sides[seats.side_of(s)] += n
             self.narrate_trick(after["tricks"][-1], len(after["tricks"]), sides)
 
+    def score_words(self, obs: JSON) -> str:
+        """The score in a hand's opening rule, and who is nousussa: ``Us 3 · Them 0, Us nousussa``."""
+        score = self.seats.per_side(obs["scores"]).plain
+        if obs["nousussa"] is not None:
+            score += f", {self.seats.side(obs['nousussa'])} nousussa"
+        return score
+
     def narrate_reveal(self, obs: JSON) -> None:
         seats, look = self.seats, self.look
         shown = [b for b in obs["bids"] if b["revealed"]]
@@ -375,13 +366,9 @@ class TuppiScreen(Screen):
                                          ("rami", "bold green"), f": {side} must take 7 tricks."))
 
     def narrate_trick(self, trick: JSON, number: int, sides: Sequence[int]) -> None:
-        seats = self.seats
-        line = Text(f"  Trick {number} → ", style="dim")
-        winner = trick["winner"]
-        line.append("you win it" if winner == self.seats.me else f"{seats.full(winner)} wins it",
-                    style="bold")
+        line = self.trick_head(number, trick["winner"], full=True)
         line.append("   ")
-        line.append_text(seats.per_side(sides, bold=False))
+        line.append_text(self.seats.per_side(sides, bold=False))
         self.out.print(line)
 
     def finale(self, obs: JSON) -> None:
@@ -396,9 +383,7 @@ class TuppiScreen(Screen):
         verdict.append(f"   {seats.per_side(obs['scores']).plain}")
         if "totals" in obs:
             verdict.append(f"\nCollected while nousussa: {seats.per_side(obs['totals']).plain}")
-        self.out.print()
-        self.out.print(Panel(verdict, title=f"Match over after {obs['hand_number'] + 1} hands",
-                             title_align="left", box=box.DOUBLE, expand=False))
+        self.final_panel(verdict, f"Match over after {obs['hand_number'] + 1} hands")
 
     # replays
 
@@ -408,11 +393,7 @@ class TuppiScreen(Screen):
         state = state_at_hand_start(record, index)
         hand = record["hands"][index]
         start = public(state)
-        out.print()
-        score = seats.per_side(start["scores"]).plain
-        if start["nousussa"] is not None:
-            score += f", {seats.side(start['nousussa'])} nousussa"
-        out.print(Rule(f"Hand {index + 1} · {score}", style="cyan"))
+        self.hand_rule(index + 1, self.score_words(start))
         first = seats.full(state.current_player or 0)
         out.print(f"Dealer {seats.full(start['dealer'])}; {first} bids first.")
 
@@ -473,7 +454,7 @@ class TuppiScreen(Screen):
         if finished is not None:
             out.print(self.result_panel(finished, f"Hand {index + 1} result"))
         else:
-            out.print(Text(f"(hand not finished: {len(hand['actions'])} actions recorded)", style="dim"))
+            self.unfinished(hand)
 
     def print_bids(self, bids: list[tuple[int, str]], obs: JSON) -> None:
         """The bids in order, shown ones first; once the contract is known, those never shown apart."""
@@ -589,7 +570,7 @@ class TuppiStats(SimStats):
             row = [str(n)]
             for contract in shown:
                 count = self.declarer_tricks[contract][n]
-                row.append(f"{count} ({pct(count, self.contracts[contract])})" if count else "·")
+                row.append(count_cell(count, self.contracts[contract]))
             tricks.add_row(*row)
         out.print(tricks)
 
@@ -600,6 +581,4 @@ class TuppiStats(SimStats):
             out.print(Text("Single hands start at 0-0, where nobody is nousussa: early ends and resets "
                            "need --matches.", style="dim"))
         else:
-            line = self.matches_line()
-            if line is not None:
-                out.print(line)
+            self.print_matches(out)

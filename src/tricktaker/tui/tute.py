@@ -18,13 +18,12 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.panel import Panel
-from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
 from ..engine import JSON, Action, Game, IllegalActionError
 from ..games.tute import LAST_TRICK, POINTS_BY_RANK, STRENGTH_ORDER
-from .common import capital, join, pct
+from .common import capital, count_cell, join, pct
 from .screen import Screen, SimStats, public, replay_steps, state_at_hand_start
 
 __all__ = ["TuteScreen", "TuteStats"]
@@ -62,6 +61,7 @@ class TuteScreen(Screen):
     hand_word = "round"
     named_suits = True
     choices_label = "or"
+    card_column = 5  # 12C, 1O
     HELP_MOVES = """\
   a number    the number shown next to a card or a choice: 1, 2, ...
   a card      1o, 12C, 7b: plays that card (rank, then the suit's letter:
@@ -76,9 +76,6 @@ class TuteScreen(Screen):
 
     # -- words ---------------------------------------------------------------------------
 
-    def suit(self, letter: str) -> Text:
-        return self.look.suit_label(letter, named=True)
-
     def cante(self, text: str, trump: str) -> Text:
         """A declaration's action text in words: ``40 ♣ bastos``, ``20 ♥ copas``, ``tute``."""
         words = text.split()
@@ -91,16 +88,8 @@ class TuteScreen(Screen):
     def cantes(self, declarations: Sequence[Sequence[Any]], trump: str) -> Text:
         return join(Text.assemble(f"{self.seats.short(s)} ", self.cante(t, trump)) for s, t in declarations)
 
-    def wins(self, side: int) -> str:
-        """``You and Partner win``, ``Opponent wins``, ``N-S win``."""
-        who = self.seats.side_members(side)
-        plural = self.game.partnerships or who == "You"
-        return f"{who} {'win' if plural else 'wins'}"
-
-    def rounds_line(self, scores: Sequence[int]) -> Text:
-        line = self.seats.per_side(scores)
-        line.append(f"   first to {self.game.options['rounds_to_win']}", style="dim")
-        return line
+    def match_target(self) -> str:
+        return f"first to {self.game.options['rounds_to_win']}"
 
     # -- the status panel ------------------------------------------------------------------
 
@@ -132,14 +121,9 @@ class TuteScreen(Screen):
         line.append_text(self.seats.per_side(obs["tricks_won"], bold=False))
         return line
 
-    def known_line(self, obs: JSON) -> Text | None:
-        """Cards other seats are known to hold: sung ones, taken upcards."""
-        parts = []
-        for seat in self.seats.seat_order:
-            cards = [c for c in obs["shown"][seat] if c != obs["trump_card"] or self.two]
-            if seat != self.seats.me and cards:
-                parts.append(Text(f"{self.seats.short(seat)} ").append_text(self.look.cards(cards)))
-        return join(parts) if parts else None
+    def shown_cards(self, obs: JSON, seat: int) -> list[str]:
+        """Sung cards and a taken upcard; with four players, not the dealer's trump card (all know it)."""
+        return [c for c in obs["shown"][seat] if c != obs["trump_card"] or self.two]
 
     def exchanges_line(self, obs: JSON) -> Text | None:
         parts = [Text.assemble(f"{self.seats.short(s)} gave ", self.look.card(given), " for ",
@@ -168,7 +152,7 @@ class TuteScreen(Screen):
     def status(self, obs: JSON) -> Panel:
         """The table as the seat sees it: rounds, trumps, points, cantes, the trick on the table."""
         grid = self.grid()
-        grid.add_row("Rounds", self.rounds_line(obs["scores"]))
+        grid.add_row("Rounds", self.standing(obs["scores"]))
         grid.add_row("Trumps", self.trumps_line(obs))
         grid.add_row("Points", self.points_line(obs))
         if obs["declarations"]:
@@ -180,21 +164,13 @@ class TuteScreen(Screen):
         if known is not None:
             grid.add_row("Known", known)
         grid.add_row("Table", self.table_line(obs))
-        turn = obs["current_player"]
-        whose = "your turn" if turn == obs["seat"] else f"{self.seats.full(turn)} to act"
-        title = f"Round {obs['hand_number'] + 1} · dealer: {self.seats.short(obs['dealer'])} · {whose}"
-        return Panel(grid, title=title, title_align="left", box=box.ROUNDED, width=self.width)
+        return self.status_panel(grid, obs)
 
     # -- the person's turn ---------------------------------------------------------------------
 
     def hand_title(self, obs: JSON) -> Text:
         title = Text("Your hand", style="bold")
-        me = obs["seat"]
-        shown = [c for c in obs["shown"][me] if self.two or c != obs["trump_card"]]
-        if shown:
-            title.append("   (seen by all: ", style="dim")
-            title.append_text(self.look.cards(shown))
-            title.append(")", style="dim")
+        self.add_seen(title, obs)
         return title
 
     def choice_label(self, action: Action, obs: JSON) -> Text:
@@ -297,21 +273,14 @@ class TuteScreen(Screen):
                 rules.append("no duty to overtrump")
             if opts["partner_exception"]:
                 rules.append("partner exception")
-        order = " → ".join(f"{self.seats.short(s)} ({s})" for s in self.seats.seat_order)
-        text = Text.assemble(
-            (game.title, "bold"), f": {', '.join(rules)}; match seed {seed}\n",
-            f"Counter-clockwise, seats: {order}\n",
-            ("Type a card's number or name (1o, 12c); 40 or 20 C to sing; help for more.", "dim"),
-        )
-        self.out.print(Panel(text, box=box.ROUNDED, expand=False))
+        self.print_intro(", ".join(rules), seed, f"Counter-clockwise, seats: {self.seat_numbers()}",
+                         "Type a card's number or name (1o, 12c); 40 or 20 C to sing; help for more.")
 
     def announce_hand(self, obs: JSON) -> None:
         seats = self.seats
         dealer = obs["dealer"]
         leader = seats.after(dealer)
-        self.out.print()
-        self.out.print(Rule(f"Round {obs['hand_number'] + 1} · {seats.per_side(obs['scores']).plain}",
-                            style="cyan"))
+        self.hand_rule(obs["hand_number"] + 1, seats.per_side(obs["scores"]).plain)
         line = Text(capital(seats.says(dealer, "deals", "deal")))
         line.append("; upcard " if self.two else f", {'show' if dealer == seats.me else 'shows'} ")
         line.append_text(self.look.card(obs["trump_card"]))
@@ -324,9 +293,8 @@ class TuteScreen(Screen):
     def narrate(self, seat: int, action: Action, before: JSON, after: JSON, finished: bool) -> None:
         seats, look = self.seats, self.look
         me = seat == seats.me
-        who = "You" if me else seats.full(seat)
         kind = action.kind
-        line = Text(f"  {who} ")
+        line = self.actor_line(seat)
         if kind == "play" and action.card is not None:
             line.append("play " if me else "plays ")
             line.append_text(look.card(action.card.text))
@@ -364,14 +332,11 @@ class TuteScreen(Screen):
                 self.narrate_draw(before, after)
 
     def narrate_trick(self, trick: JSON, number: int, points: Sequence[int], last: bool = False) -> None:
-        seats = self.seats
-        winner = trick["winner"]
-        line = Text(f"  Trick {number} → ", style="dim")
-        line.append("you win it" if winner == seats.me else f"{seats.full(winner)} wins it", style="bold")
+        line = self.trick_head(number, trick["winner"], full=True)
         pts = trick_points(trick["cards"])
         line.append(f", {pts} pts" + (f" +{LAST_TRICK} last" if last else ""))
         line.append("   ")
-        line.append_text(seats.per_side(points, bold=False))
+        line.append_text(self.seats.per_side(points, bold=False))
         self.out.print(line)
 
     def narrate_draw(self, before: JSON, after: JSON) -> None:
@@ -428,12 +393,12 @@ class TuteScreen(Screen):
         else:
             verdict = Text(f"{self.wins(winner)} the round", style="bold")
         grid.add_row("Round", verdict)
-        grid.add_row("Rounds", self.rounds_line(previous["scores"]))
+        grid.add_row("Rounds", self.standing(previous["scores"]))
         return Panel(grid, title=title, title_align="left", box=box.ROUNDED, expand=False)
 
     def show_score(self, obs: JSON) -> None:
         grid = self.grid()
-        grid.add_row("Rounds", self.rounds_line(obs["scores"]))
+        grid.add_row("Rounds", self.standing(obs["scores"]))
         grid.add_row("This round", self.points_line(obs))
         if obs["declarations"]:
             grid.add_row("Sung", self.cantes(obs["declarations"], obs["trump"]))
@@ -443,16 +408,6 @@ class TuteScreen(Screen):
 
     def trick_outcome(self, trick: JSON) -> str:
         return f"   won by {self.seats.noun(trick['winner'])}, {trick_points(trick['cards'])} pts"
-
-    def finale(self, obs: JSON) -> None:
-        winner = obs["winner"]
-        mine = self.seats.me is not None and winner == self.seats.side_of(self.seats.me)
-        verdict = Text(f"{self.wins(winner)} the match", style="bold green" if mine else "bold red")
-        verdict.append(f"   {self.seats.per_side(obs['scores']).plain}")
-        self.out.print()
-        rounds = obs["hand_number"] + 1
-        self.out.print(Panel(verdict, title=f"Match over after {rounds} round{'s' if rounds != 1 else ''}",
-                             title_align="left", box=box.DOUBLE, expand=False))
 
     # -- replays ----------------------------------------------------------------------------------
 
@@ -466,8 +421,7 @@ class TuteScreen(Screen):
         state = state_at_hand_start(record, index)
         hand = record["hands"][index]
         start = public(state)
-        out.print()
-        out.print(Rule(f"Round {index + 1} · {seats.per_side(start['scores']).plain}", style="cyan"))
+        self.hand_rule(index + 1, seats.per_side(start["scores"]).plain)
         dealer = start["dealer"]
         out.print(f"Dealer {seats.full(dealer)}; {seats.full(seats.after(dealer))} leads.")
         line = Text("Trumps ").append_text(self.suit(start["trump"]))
@@ -504,49 +458,18 @@ class TuteScreen(Screen):
                 number += 1
                 trick = after["tricks"][-1]
                 out.print(self.trick_row(number, trick, after["points"]))
-                draws = self.draws(trick["winner"], held, now)
+                draws = self.drawn(trick["winner"], held, now)
                 if draws:
                     self.note(Text("draws: ").append_text(join(draws, ", ")))
             held = now
         if finished is not None:
             out.print(self.result_panel(finished, f"Round {index + 1} result"))
         else:
-            out.print(Text(f"(round not finished: {len(hand['actions'])} actions recorded)", style="dim"))
+            self.unfinished(hand)
 
-    def note(self, text: Text) -> None:
-        self.out.print(Text("      ").append_text(text))
-
-    def trick_row(self, number: int, trick: JSON, points: Sequence[int]) -> Text:
-        """``  3  W 12C  S 6E  E 1E  N 12E   won by W, 19 pts   N-S 103 · E-W 44``."""
-        initial = self.seats.initial
-        winner = trick["winner"]
-        line = Text(f"{number:>3}  ", style="dim")
-        for seat, card in trick["cards"]:
-            line.append(f"{initial(seat)} ")
-            line.append_text(self.look.card(card, "reverse" if seat == winner else ""))
-            line.append(" " * (5 - len(card)))
-        line.append(f" won by {initial(winner)}, {trick_points(trick['cards']):>2} pts   ")
-        return line.append_text(self.seats.per_side(points, bold=False))
-
-    def draws(self, winner: int, held: list[list[str]], now: list[list[str]]) -> list[Text]:
-        """Two players: the cards each seat drew after a trick, winner first (a replay shows every card)."""
-        parts = []
-        for seat in (winner, self.seats.after(winner)):
-            new = [c for c in now[seat] if c not in held[seat]]
-            if new:
-                parts.append(Text(f"{self.seats.short(seat)} ").append_text(self.look.cards(new)))
-        return parts
-
-    def verdict(self, obs: JSON, over: bool) -> Text:
-        if over and obs["winner"] is not None:
-            verdict = Text(f"Match over: {self.wins(obs['winner'])}", style="bold green")
-        elif over:
-            verdict = Text("Round over", style="bold")
-        else:
-            verdict = Text("Match not finished", style="bold")
-        verdict.append("   ")
-        verdict.append_text(self.rounds_line(obs["scores"]))
-        return verdict
+    def row_worth(self, trick: JSON) -> str:
+        """``19 pts `` (``  3  W 12C  S 6E  E 1E  N 12E   won by W, 19 pts   N-S 103 · E-W 44``)."""
+        return f"{trick_points(trick['cards']):>2} pts "
 
     def stats(self) -> TuteStats:
         return TuteStats(self.seats)
@@ -622,14 +545,12 @@ class TuteStats(SimStats):
             row = [f"{low}–{low + self.BUCKET - 1}"]
             for side in sides:
                 count = self.points[side][bucket]
-                row.append(f"{count} ({pct(count, n)})" if count else "·")
+                row.append(count_cell(count, n))
             spread.add_row(*row)
         out.print(spread)
         out.print(Text("points = cards + cantes + 10 for the last trick (130 without cantes)", style="dim"))
 
-        per_round = join(Text.assemble((f"{k}: ", "cyan"), pct(self.cantes_per_round[k], n))
-                         for k in sorted(self.cantes_per_round))
-        out.print(Text("Cantes per round   ").append_text(per_round))
+        out.print(Text("Cantes per round   ").append_text(self.shares(self.cantes_per_round, n)))
         out.print(Text.assemble("Cantes sung        las cuarenta ", (str(self.cantes["40"]), "bold"),
                                 f" ({pct(self.cantes['40'], n)} of rounds) · veinte ",
                                 (str(self.cantes["20"]), "bold"), f" ({self.cantes['20'] / n:.2f} a round)"))
@@ -643,6 +564,4 @@ class TuteStats(SimStats):
         out.print(Text.assemble("Last trick         the side that took it won ",
                                 (pct(self.last_trick_wins, n), "bold"), " of the rounds"))
         if args.matches:
-            line = self.matches_line()
-            if line is not None:
-                out.print(line)
+            self.print_matches(out)
