@@ -24,6 +24,7 @@ tests use to check the compiled searches.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -55,6 +56,11 @@ class Solution:
         return [a for a, v in self.values.items() if v == self.value]
 
 
+_ONE_AT_A_TIME = threading.Lock()
+"""The solvers keep one transposition table and search stack per process, so one solve runs at
+a time: a front end warms the solver up in a background thread while its bots already play,
+and two searches sharing those buffers would read each other's positions."""
+
 Solver = Callable[[State], Solution]
 SOLVERS: dict[str, Solver] = {}
 """Game name -> the function that solves its states.  Filled by the game adapters below."""
@@ -64,7 +70,8 @@ def solve(state: State) -> Solution:
     """The value of ``state`` for the side to move, and of each of its legal actions.
 
     Raises :class:`SolveError` (a ``ValueError``) for a state outside the play
-    phase, a finished match, or a game without a solver.
+    phase, a finished match, or a game without a solver.  Safe to call from
+    several threads: they take turns (see ``_ONE_AT_A_TIME``).
     """
     name = state.game.name
     solver = SOLVERS.get(name)
@@ -72,7 +79,8 @@ def solve(state: State) -> Solution:
         raise SolveError(f"no solver for {name!r} (solvers: {', '.join(sorted(SOLVERS))})")
     if state.is_over() or state.current_player is None:
         raise SolveError("the match is over: nothing to solve")
-    return solver(state)
+    with _ONE_AT_A_TIME:
+        return solver(state)
 
 
 def _register() -> None:
