@@ -17,7 +17,7 @@ from solver_helpers import dds_lead_values, rami_lead, random_deal
 import tricktaker as tt
 from tricktaker.cards import ANGLO_52
 from tricktaker.engine import State, deal_from_seed
-from tricktaker.solver import SolveError, solve
+from tricktaker.solver import SolveError, _tricks, solve
 from tricktaker.solver.reference import minimax_values
 from tricktaker.solver.tricks import TrickSolver
 
@@ -112,6 +112,33 @@ def test_rami_opening_leads_equal_dds_on_1000_full_deals(first: int) -> None:
         leader = seed % 4
         solver.new_search()
         assert solver.card_values(rami_lead(hands, leader)) == dds_lead_values(hands, leader), seed
+
+
+@pytest.mark.parametrize("seed", [6, 7, 11, 14])
+def test_rami_opening_leads_equal_dds_on_full_deals(seed: int) -> None:
+    """A few quick full deals in every run: move ordering and wide table buckets at full size."""
+    hands = deal_from_seed(seed, 0, ANGLO_52, [13] * 4)
+    leader = seed % 4
+    assert TrickSolver().card_values(rami_lead(hands, leader)) == dds_lead_values(hands, leader)
+
+
+def test_table_bucket_keeps_its_newest_entries_and_matches_by_mask() -> None:
+    """A full bucket replaces its oldest entry; a lookup matches only the holders an entry pins."""
+    tt, stats = _tricks.new_table()
+    gen = int(stats[_tricks.GENERATION])
+    pinned = (1 << 62) | 0b1101  # leader 1; suit 0's top two cards held by seats 1 and 3
+    mask1 = -(1 << 62) | 0b1111
+    for i in range(_tricks.WAYS + 1):  # one bucket, more entries than ways (bounds 2 to 5)
+        _tricks._store(tt, 0, 100 + i, mask1, pinned, 0, 0, gen, 2, 5, 0)
+    assert _tricks._lookup(tt, 0, 100, pinned, 0, gen, 6)[0] < 0  # the oldest made room
+    assert _tricks._lookup(tt, 0, 100 + _tricks.WAYS, pinned, 0, gen, 6)[0] >= 0
+    middle = 100 + _tricks.WAYS // 2
+    assert _tricks._lookup(tt, 0, middle, pinned, 0, gen, 3)[0] < 0  # 2..5 do not decide 3
+    assert _tricks._lookup(tt, 0, middle, pinned | 0b110000, 7, gen, 6)[0] >= 0  # unpinned cards
+    assert _tricks._lookup(tt, 0, middle, pinned ^ 0b100, 0, gen, 6)[0] < 0  # another holder
+    assert _tricks._lookup(tt, 0, middle, -(1 << 63) | 0b1101, 0, gen, 6)[0] < 0  # leader 2
+    live = sum(0x7FFC << (16 * s) for s in range(4))
+    assert _tricks._top_cards(live, mask1, 3) == (0x6000 | 0x4000 << 32)
 
 
 # -- every contract against plain minimax ------------------------------------------------

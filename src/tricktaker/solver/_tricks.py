@@ -25,16 +25,25 @@ What makes it fast (each is standard in double-dummy solvers):
   lowest such card; below that, only how many cards each hand holds matters.
   Many positions that differ in their low cards share one entry.  An entry
   keeps a lower and an upper bound on the counted side's tricks, so searches
-  at every target reuse it.
+  at every target reuse it.  It holds the pinned holders as a mask and a
+  value over two pattern words, so matching a position is two ANDs.  Entries
+  that leave some suit unpinned all share the bucket of their suit lengths,
+  so buckets are wide (64 ways) and a full one replaces its oldest entry: a
+  narrow bucket, or replacing at random, lost entries the search needed again
+  (two to five times the nodes).
 - **Equivalent cards.**  Two cards of one hand with no live card between them
   win exactly the same tricks; only one is searched.  Likewise, once a card
   has failed, the hand's other cards of its suit below every card that
   decided the searches so far would fail alike, and are skipped.
 - **Move ordering.**  At a lead, the card a matching table entry names goes
-  first, then the lead that last cut at the same depth.  Otherwise winners
-  and the cheapest card that wins first (second hand low unless it holds the
-  top card); low cards when partner already wins; discards low from long
-  suits, sparing suits whose top card it holds.
+  first, then the lead that last cut at the same depth, then the others:
+  top cards, small cards to a partner's top card, and suits where the
+  opponents hold few cards (a void opponent counts as many, for its free
+  choice of discards: leading into it makes the largest trees).  In a trick,
+  the cheapest card that wins first (the second hand only with a card above
+  the third hand's too, else low); low cards when partner already wins;
+  discards low from long suits, sparing a lone top card and the guard of the
+  second card.
 - **Quick tricks.**  A leader whose side holds the top cards of suits counts
   the sure tricks before searching: its own top cards (and its low cards of a
   suit once those top cards have drawn every other hand's cards there), or,
@@ -60,25 +69,33 @@ from ._bits import popcount as _popcount
 from ._bits import suit_mask as _suit_mask
 from ._bits import top as _top
 
-BUCKET_BITS = 16
-WAYS = 16
+BUCKET_BITS = 14
+WAYS = 64
 """Entries per bucket.  An entry pinning every suit's top card goes to the bucket of its suit
 lengths, leader and those cards' holders; any other to the bucket of the lengths and leader
-alone.  A lookup scans both."""
+alone.  A lookup scans both.  A bucket fills from its first way, so a scan stops at the first
+way not in use; a full bucket replaces its oldest entry."""
 TT_ROWS = (1 << BUCKET_BITS) * WAYS
-LENKEY, PAT1, PAT2, LOWER, UPPER, GEN, MOVE = range(7)
-"""Columns of a table row: suit lengths, the two pattern words (with the leader), bounds,
-generation, and the card that last decided the position (tried first next time)."""
+KEY, MASK1, VALUE1, MASK2, VALUE2, BOUNDS, MOVE, CURSOR = range(8)
+"""Columns of a table row: suit lengths; the two pattern words' masks and pinned values (the
+leader in the top bits of the first); the generation and bounds (``gen << 16 | lower << 8 |
+upper``); the card that last decided the position (tried first next time); and, in a
+bucket's first row only, the generation and the way its next new entry replaces once every way
+is in use (``gen << 16 | way``): the oldest entry goes first."""
 
 NODES, GENERATION = 0, 1
 """Slots of the ``stats`` array."""
+
+OPP_WEIGHT = 10
+"""Lead ordering: score lost per card the opponents hold in the suit (a void opponent counts as
+the cards in hand plus one).  10 searched the fewest nodes of 3, 6, 10 and 16."""
 
 
 def new_table() -> tuple[np.ndarray, np.ndarray]:
     """A fresh transposition table and its stats array (nodes searched, current generation)."""
     stats = np.zeros(4, dtype=np.int64)
     stats[GENERATION] = 1
-    return np.zeros((TT_ROWS, 7), dtype=np.int64), stats
+    return np.zeros((TT_ROWS, 8), dtype=np.int64), stats
 
 
 @njit(cache=True, inline="always")
@@ -136,64 +153,74 @@ def _bucket(lengths: int, leader: int, tops: int) -> int:
     return ((h >> 20) & ((1 << BUCKET_BITS) - 1)) * WAYS
 
 
-@njit(cache=True, inline="always")
-def _pinned(pat: int, code: int) -> bool:
-    """Whether a suit's pattern agrees with an entry's code (4 bits k, then k owners)."""
-    k = code & 15
-    return (pat & ((1 << (2 * k)) - 1)) == (code >> 4)
-
-
-@njit(cache=True, inline="always")
-def _code(pat: int, k: int) -> int:
-    return ((pat & ((1 << (2 * k)) - 1)) << 4) | k
-
-
 @njit(cache=True)
-def _top_cards(live: int, code1: int, code2: int) -> int:
-    """The live cards an entry pins: the top ``k`` of each suit."""
+def _top_cards(live: int, mask1: int, mask2: int) -> int:
+    """The live cards an entry pins: the top ``k`` of each suit (two mask bits per card)."""
     out = 0
     for s in range(4):
-        code = code1 >> (32 * s) if s < 2 else code2 >> (32 * (s - 2))
-        k = (code & 0xFFFFFFFF) & 15
+        word = mask1 if s < 2 else mask2
+        k = _popcount((word >> (32 * (s & 1))) & 0x3FFFFFF) >> 1
         m = live & _suit_mask(s)
-        for _ in range(k):
+        while k > 0 and m:  # (a for loop over range(k) here compiled to an endless loop)
             t = _top(m)
             out |= t
             m ^= t
+            k -= 1
     return out
 
 
 @njit(cache=True)
-def _store(tt: np.ndarray, base: int, lengths: int, p1: int, p2: int, gen: int,
-           lower: int, upper: int, move: int) -> None:
-    """Record bounds for an abstraction: merge with its entry, else take the oldest way."""
-    victim = base
+def _store(tt: np.ndarray, base: int, lengths: int, mask1: int, value1: int, mask2: int,
+           value2: int, gen: int, lower: int, upper: int, move: int) -> None:
+    """Record bounds for an abstraction: merge with its entry, else take the first free way
+    (a full bucket: its oldest entry's)."""
+    row = -1
     for w in range(WAYS):
-        row = base + w
-        if tt[row, GEN] == gen and tt[row, LENKEY] == lengths and tt[row, PAT1] == p1 \
-                and tt[row, PAT2] == p2:
-            if lower > tt[row, LOWER]:
-                tt[row, LOWER] = lower
-            if upper < tt[row, UPPER]:
-                tt[row, UPPER] = upper
+        bounds = tt[base + w, BOUNDS]
+        if bounds >> 16 != gen:
+            row = base + w
+            break
+        if tt[base + w, KEY] == lengths and tt[base + w, VALUE1] == value1 \
+                and tt[base + w, VALUE2] == value2 and tt[base + w, MASK1] == mask1 \
+                and tt[base + w, MASK2] == mask2:
+            lo = max(lower, (bounds >> 8) & 0xFF)
+            hi = min(upper, bounds & 0xFF)
+            tt[base + w, BOUNDS] = gen << 16 | lo << 8 | hi
             if move:
-                tt[row, MOVE] = move
+                tt[base + w, MOVE] = move
             return
-        if tt[row, GEN] != gen:
-            victim = row
-    if tt[victim, GEN] == gen:
-        # every way is in use: shift them down and take the first (oldest last)
-        for w in range(WAYS - 1, 0, -1):
-            for c in range(7):
-                tt[base + w, c] = tt[base + w - 1, c]
-        victim = base
-    tt[victim, LENKEY] = lengths
-    tt[victim, PAT1] = p1
-    tt[victim, PAT2] = p2
-    tt[victim, LOWER] = lower
-    tt[victim, UPPER] = upper
-    tt[victim, GEN] = gen
-    tt[victim, MOVE] = move
+    if row < 0:
+        cursor = tt[base, CURSOR]
+        way = cursor & 0xFFFF if cursor >> 16 == gen else 0
+        row = base + way
+        tt[base, CURSOR] = gen << 16 | ((way + 1) & (WAYS - 1))
+    tt[row, KEY] = lengths
+    tt[row, MASK1] = mask1
+    tt[row, VALUE1] = value1
+    tt[row, MASK2] = mask2
+    tt[row, VALUE2] = value2
+    tt[row, BOUNDS] = gen << 16 | lower << 8 | upper
+    tt[row, MOVE] = move
+
+
+@njit(cache=True)
+def _lookup(tt: np.ndarray, base: int, lengths: int, word1: int, word2: int, gen: int,
+            need: int) -> tuple[int, int]:
+    """Scan a bucket for an entry matching the position whose bounds decide ``need`` more
+    tricks: its row (or -1), and the card a matching entry last found best (or 0)."""
+    hint = 0
+    for row in range(base, base + WAYS):
+        bounds = tt[row, BOUNDS]
+        if bounds >> 16 != gen:
+            break  # the bucket's ways in use end here
+        if tt[row, KEY] != lengths or word1 & tt[row, MASK1] != tt[row, VALUE1] \
+                or word2 & tt[row, MASK2] != tt[row, VALUE2]:
+            continue
+        if (bounds >> 8) & 0xFF >= need or bounds & 0xFF < need:
+            return row, hint
+        if tt[row, MOVE]:
+            hint = tt[row, MOVE]
+    return -1, hint
 
 
 @njit(cache=True)
@@ -215,12 +242,28 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     live = hands[0] | hands[1] | hands[2] | hands[3] | table
     nm = 0
     partner_wins = pos > 0 and side[best_seat] == side[seat]
+    third_best = 0
+    if pos == 1 and lead_suit >= 0:
+        # the second hand wins cheaply with a card above the third hand's cards too
+        third_best = _top(live & _suit_mask(lead_suit))
+        if tsize == 4:
+            third_best = _top(hands[order[leader, 2]] & _suit_mask(lead_suit) | best)
     for s in range(4):
         sm = _suit_mask(s)
         mine = cand & sm
         if mine == 0:
             continue
         length = _popcount(hand & sm)
+        m_all = live & sm
+        opp_cards = 0
+        if pos == 0:
+            # a suit where the opponents hold few cards makes a small tree; a void opponent
+            # counts as many cards, for its free choice of discards
+            for i in range(1, tsize):
+                other = order[leader, i]
+                if side[other] != side[seat]:
+                    n_other = _popcount(hands[other] & sm)
+                    opp_cards += OPP_WEIGHT * (n_other if n_other else _popcount(hand) + 1)
         m = live & sm
         top = _top(m)
         prev_ours = False
@@ -244,20 +287,25 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
             rank = _index(b) - s * SUIT_BITS
             if pos == 0:
                 if b == top:
-                    sc = 100 + rank
+                    sc = 100 + rank - opp_cards
                 else:
                     partner_top = False
                     for i in range(1, tsize):
                         other = order[leader, i]
                         if side[other] == side[seat] and hands[other] & top:
                             partner_top = True
-                    sc = 80 - rank if partner_top else 40 - rank + 2 * length
+                    sc = (80 - rank if partner_top else 40 - rank + 2 * length) - opp_cards
             elif s != lead_suit:
-                sc = 30 - rank + 2 * length - (20 if hand & top else 0)  # a discard
+                # a discard: low from a long suit, not a lone top card nor the guard of a second
+                sc = 30 - rank + 3 * length
+                if length == 1 and hand & top:
+                    sc -= 8
+                elif length == 2 and hand & _top(m_all ^ top):
+                    sc -= 6
             elif partner_wins:
                 sc = 50 - rank if b < best else 10 - rank
-            elif b > best and (pos == tsize - 1 or b == top or pos > 1):
-                sc = 100 - rank  # the cheapest card that wins
+            elif b > best and (pos == tsize - 1 or pos > 1 or b > third_best):
+                sc = 100 - rank  # the cheapest card that wins (second hand: beats the third's)
             else:
                 sc = 50 - rank
             scores[j] = sc
@@ -418,24 +466,16 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
         base = _bucket(lengths, leader, (pa & 3) | (pb & 3) << 2 | (pc & 3) << 4 | (pd & 3) << 6 | 256)
         base2 = _bucket(lengths, leader, 0)
         hint = 0
-        for w in range(2 * WAYS):
-            row = base + w if w < WAYS else base2 + w - WAYS
-            if tt[row, GEN] != gen or tt[row, LENKEY] != lengths:
-                continue
-            c1 = tt[row, PAT1]
-            c2 = tt[row, PAT2]
-            if (c1 >> 62) & 3 != leader:
-                continue
-            if not (_pinned(pa, c1 & 0xFFFFFFFF) and _pinned(pb, (c1 >> 32) & 0x3FFFFFFF)
-                    and _pinned(pc, c2 & 0xFFFFFFFF) and _pinned(pd, (c2 >> 32) & 0xFFFFFFFF)):
-                continue
-            made = won + tt[row, LOWER] >= target
-            if made or won + tt[row, UPPER] < target:
+        word1 = pa | pb << 32 | leader << 62
+        word2 = pc | pd << 32
+        for base_row in (base, base2):
+            row, move = _lookup(tt, base_row, lengths, word1, word2, gen, target - won)
+            if move:
+                hint = move
+            if row >= 0:
                 live = hands[0] | hands[1] | hands[2] | hands[3]
-                f[d, F_RELEVANT] = _top_cards(live, c1 & 0x3FFFFFFFFFFFFFFF, c2)
-                return 1 if made else 0
-            if tt[row, MOVE]:
-                hint = tt[row, MOVE]
+                f[d, F_RELEVANT] = _top_cards(live, tt[row, MASK1], tt[row, MASK2])
+                return 1 if (tt[row, BOUNDS] >> 8) & 0xFF >= target - won else 0
         lside = side[leader]
         if (lside == counted) == (lside == maxside):
             # the leader's side wants tricks for itself: its top cards are sure tricks
@@ -588,8 +628,8 @@ def _close(f: np.ndarray, mv: np.ndarray, d: int, hands: np.ndarray, target: int
     relevant = f[d, F_RELEVANT]
     rem = _popcount(hands[leader])
     live = hands[0] | hands[1] | hands[2] | hands[3]
-    c1 = 0
-    c2 = 0
+    mask1 = -(1 << 62)  # the leader: bits 62 and 63
+    mask2 = 0
     for s in range(4):
         r_s = relevant & _suit_mask(s)
         k = 0
@@ -598,17 +638,19 @@ def _close(f: np.ndarray, mv: np.ndarray, d: int, hands: np.ndarray, target: int
             k = _popcount(live & _suit_mask(s) & ~(low - 1))
         elif live & _suit_mask(s):
             base = f[d, F_BASE2]
-        code = _code(f[d, F_PA + s], k)
+        m = (1 << (2 * k)) - 1
         if s < 2:
-            c1 |= code << (32 * s)
+            mask1 |= m << (32 * s)
         else:
-            c2 |= code << (32 * (s - 2))
-    c1 |= leader << 62
+            mask2 |= m << (32 * (s - 2))
+    value1 = (f[d, F_PA] | f[d, F_PB] << 32 | leader << 62) & mask1
+    value2 = (f[d, F_PC] | f[d, F_PD] << 32) & mask2
     move = mv[d, f[d, F_J]] if f[d, F_J] < f[d, F_NM] else 0
     if f[d, F_RESULT]:
-        _store(tt, base, f[d, F_LENGTHS], c1, c2, gen, target - won, rem, move)
+        _store(tt, base, f[d, F_LENGTHS], mask1, value1, mask2, value2, gen, target - won, rem, move)
     else:
-        _store(tt, base, f[d, F_LENGTHS], c1, c2, gen, 0, target - won - 1, move)
+        _store(tt, base, f[d, F_LENGTHS], mask1, value1, mask2, value2, gen, 0, target - won - 1,
+               move)
 
 
 @njit(cache=True)
