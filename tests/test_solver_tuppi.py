@@ -122,6 +122,31 @@ def test_rami_opening_leads_equal_dds_on_full_deals(seed: int) -> None:
     assert TrickSolver().card_values(rami_lead(hands, leader)) == dds_lead_values(hands, leader)
 
 
+def test_card_values_do_not_depend_on_the_drivers_guesses() -> None:
+    """``card_values`` guesses each card's value (high-card points, then earlier cards): any
+    guess, or none, must step to the same exact value."""
+    for seed in range(8):
+        hands = random_deal(seed, 6)
+        pos = rami_lead(hands, seed % 4)
+        solver = TrickSolver()
+        got = solver.card_values(pos)
+        assert 0 <= TrickSolver.estimate(pos) <= pos.tricks_left
+        for bit in solver.representatives(pos):
+            after, gained = solver.child(pos, bit)
+            for guess in (None, 0, after.tricks_left):
+                assert gained + TrickSolver().value(after, guess) == got[bit], (seed, bit, guess)
+
+
+def test_top_is_the_highest_card_as_in_bits() -> None:
+    """The kernel's ``_top`` (a leading-zero count) answers as ``_bits.top`` (bit smearing)."""
+    from tricktaker.solver._bits import top
+
+    rng = random.Random(5)
+    masks = [0, 1, 1 << 62, (1 << 62) | 1] + [rng.getrandbits(rng.randint(1, 62)) for _ in range(500)]
+    for m in masks:
+        assert _tricks._top(m) == top(m), m
+
+
 def test_table_bucket_keeps_its_newest_entries_and_matches_by_mask() -> None:
     """A full bucket replaces its oldest entry; a lookup matches only the holders an entry pins."""
     tt, stats = _tricks.new_table()

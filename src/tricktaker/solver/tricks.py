@@ -100,7 +100,9 @@ class TrickSolver:
         """The counted side's tricks from here under best play: a few null-window tests.
 
         Starts at ``guess`` (half the tricks left if none) and steps up while
-        the target is made, or down while it is not.
+        the target is made, or down while it is not.  (Halving the range after
+        the first two tests searched more nodes: values cluster near a good
+        guess, and a test far from the value fails cheaply.)
         """
         hi = min(pos.tricks_left, pos.cap)
         v = hi // 2 if guess is None else max(0, min(hi, guess))
@@ -142,14 +144,49 @@ class TrickSolver:
                              np.empty(13, dtype=np.int64))
         return [int(m) for m in moves[:n]]
 
+    @staticmethod
+    def estimate(pos: TrickPosition) -> int:
+        """A first guess at the counted side's tricks, from its share of the high-card points.
+
+        Each step the guess is off costs the driver one more null-window test, and the tests
+        just above a card's value are the expensive ones.  Half a trick per point above an even
+        share (at 13 tricks) put the first card's guess within one trick of its value on 78% of
+        200 full deals (seeds 300-499), a flat half of the tricks on 37%.  Only a guess: the
+        values never depend on it.
+        """
+        ours = total = 0
+        for seat, hand in enumerate(pos.hands):
+            for s in range(4):
+                for strength in range(11, 15):  # jack to ace: 1 to 4 points
+                    if hand >> (SUIT_BITS * s + strength) & 1:
+                        total += strength - 10
+                        if pos.sides[seat] == pos.counted:
+                            ours += strength - 10
+        n = pos.tricks_left
+        return max(0, min(n, pos.cap, round((n - 1) / 2 + (ours - total / 2) * n / 26)))
+
     def card_values(self, pos: TrickPosition) -> dict[int, int]:
-        """The counted side's tricks from here after each legal card (every legal card a key)."""
+        """The counted side's tricks from here after each legal card (every legal card a key).
+
+        Each card's stepping starts at the value of the last card of its suit searched, else
+        the value the cards before it reached most often (the latest of equally frequent
+        ones), the first card's at :meth:`estimate`: most leads reach the same value, cards of
+        one suit even more so, and a card whose guess is right costs two tests.  The table is
+        kept across the cards, so the bounds one card's search stored serve the next.
+        """
         values: dict[int, int] = {}
-        guess: int | None = None
+        seen: dict[int, int] = {}
+        guess = self.estimate(pos)
+        by_suit: dict[int, int] = {}
         for bit in self.representatives(pos):
             after, gained = self.child(pos, bit)
-            v = gained + self.value(after, None if guess is None else guess - gained)
-            values[bit] = guess = v
+            suit = (bit.bit_length() - 1) >> 4
+            v = gained + self.value(after, by_suit.get(suit, guess) - gained)
+            by_suit[suit] = v
+            values[bit] = v
+            seen[v] = seen.get(v, 0) + 1
+            if seen[v] >= seen.get(guess, 0):
+                guess = v
         seat = pos.to_move
         hand = pos.hands[seat]
         live = 0
