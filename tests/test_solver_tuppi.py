@@ -138,13 +138,14 @@ def test_card_values_do_not_depend_on_the_drivers_guesses() -> None:
 
 
 def test_top_is_the_highest_card_as_in_bits() -> None:
-    """The kernel's ``_top`` (a leading-zero count) answers as ``_bits.top`` (bit smearing)."""
+    """The kernel's ``_top`` is ``_bits.top`` (a leading-zero count): the highest bit, 0 for none."""
     from tricktaker.solver._bits import top
 
     rng = random.Random(5)
     masks = [0, 1, 1 << 62, (1 << 62) | 1] + [rng.getrandbits(rng.randint(1, 62)) for _ in range(500)]
     for m in masks:
         assert _tricks._top(m) == top(m), m
+        assert top(m) == (1 << (m.bit_length() - 1) if m else 0), m
 
 
 def test_table_bucket_keeps_its_newest_entries_and_matches_by_mask() -> None:

@@ -61,14 +61,13 @@ What makes it fast (each is standard in double-dummy solvers):
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir  # type: ignore[import-untyped]
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from ._bits import SUIT_BITS
 from ._bits import index as _index
 from ._bits import popcount as _popcount
 from ._bits import suit_mask as _suit_mask
+from ._bits import top as _top
 
 BUCKET_BITS = 14
 WAYS = 64
@@ -97,28 +96,6 @@ def new_table() -> tuple[np.ndarray, np.ndarray]:
     stats = np.zeros(4, dtype=np.int64)
     stats[GENERATION] = 1
     return np.zeros((TT_ROWS, 8), dtype=np.int64), stats
-
-
-@intrinsic
-def _leading_zeros(typingctx, x):  # type: ignore[no-untyped-def]
-    """LLVM's count of leading zero bits (one instruction): ``_bits.top`` smears bits instead."""
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
-@njit(cache=True, inline="always")
-def _top(m: int) -> int:
-    """The highest bit of a non-empty mask (cards never use bit 63): the best card of a suit.
-
-    The same answer as ``_bits.top``; the search asks it on every node, so it uses the
-    processor's leading-zero count.
-    """
-    lz: int = _leading_zeros(m | 1)  # type: ignore[call-arg]  # (the typing context is Numba's)
-    return (1 << (63 - lz)) & m  # 0 for an empty mask, as _bits.top
 
 
 @njit(cache=True, inline="always")
