@@ -63,6 +63,11 @@ class TrickSolver:
         """Search nodes visited since the solver was made."""
         return int(self._stats[_tricks.NODES])
 
+    @property
+    def trick_nodes(self) -> int:
+        """Search nodes that start a trick (what DDS counts as its nodes) since the solver was made."""
+        return int(self._stats[_tricks.TRICK_NODES])
+
     def _arrays(self, pos: TrickPosition) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         order = np.zeros((4, 4), dtype=np.int64)
         for leader, seats in enumerate(pos.orders):
