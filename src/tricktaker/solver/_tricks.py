@@ -228,6 +228,77 @@ def _lookup(tt: np.ndarray, base: int, lengths: int, word1: int, word2: int, gen
 
 
 @njit(cache=True, inline="always")
+def _holder(hands: np.ndarray, card: int) -> int:
+    """The seat holding ``card``, or -1 (none, or no card)."""
+    for seat in range(4):
+        if hands[seat] & card:
+            return seat
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _lead_score(hands: np.ndarray, seat: int, lho: int, pd: int, rho: int, m_all: int, b: int,
+                seq: bool) -> int:
+    """How promising leading ``b`` looks, four hands with partners opposite; higher is better.
+
+    The weights follow the shape of DDS's no-trump lead ordering: suits where
+    the opponents hold few cards make small trees (a void opponent counts as
+    the cards in hand plus one, for its free choice of discards); a card that
+    wins the trick (or lets partner win it) goes early unless the second-best
+    card sits over it; a finesse or a suit the side can set up (partner with
+    the second and third cards) is tried before a low card away from the
+    leader's own top card.  ``seq`` says ``b`` has equivalent cards below it.
+    On 60 seeded deals this ordering searched about a quarter fewer nodes than
+    the simpler one used for other seatings.
+    """
+    sm = _suit_mask(_suit_of(b))
+    nl = _popcount(hands[lho] & sm)
+    nr = _popcount(hands[rho] & sm)
+    np_ = _popcount(hands[pd] & sm)
+    rem = _popcount(hands[seat])
+    cl = nl if nl else rem + 1
+    cr = nr if nr else rem + 1
+    d = -(cl + cr) * 4
+    if np_ == 0:
+        d -= 9
+    w = _top(m_all)
+    w2 = _top(m_all ^ w)
+    w3 = _top(m_all ^ w ^ w2)
+    hw = _holder(hands, w)
+    h2 = _holder(hands, w2)
+    h3 = _holder(hands, w3)
+    rrank = _popcount(m_all & (b - 1)) + 2  # 2 for the lowest card
+    if b == w or _top(hands[pd] & sm) > _top((hands[lho] | hands[rho]) & sm):
+        if h2 == rho:
+            if nr != 1:
+                d -= 1
+        elif h2 == lho:
+            d += 22 if nl != 1 else 16
+        if (h2 != lho or nl == 1) and (h2 != rho or nr == 1):
+            return d + 45 + rrank
+        return d + 18 + rrank
+    if hw == rho or h2 == rho:
+        if nr != 1:
+            d -= 10
+    elif hw == lho and h2 == pd:
+        if np_ != 1:
+            d += 31
+    if h2 == pd and h3 == pd:
+        d += 35
+    elif (h2 == seat and h3 == pd and np_ > 1) or (h2 == pd and h3 == seat and np_ > 1):
+        d += 25
+    if (nl == 1 and hw == lho) or (nr == 1 and hw == rho):
+        return d + 28 + rrank
+    if hw == seat:
+        return d - 17 + rrank
+    if not seq:
+        return d + 12 + rrank
+    if b == w2:
+        return d + 48
+    return d + 29 - rrank
+
+
+@njit(cache=True, inline="always")
 def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
              leader: int, pos: int, lead_suit: int, best: int, best_seat: int, table: int,
              moves: np.ndarray, scores: np.ndarray) -> int:
@@ -246,7 +317,16 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     live = hands[0] | hands[1] | hands[2] | hands[3] | table
     nm = 0
     partner_wins = pos > 0 and side[best_seat] == side[seat]
+    # four hands, partners opposite: the orderings below know who sits where
+    partners = tsize == 4 and side[order[leader, 2]] == side[order[leader, 0]] \
+        and side[order[leader, 1]] != side[order[leader, 0]] and side[order[leader, 3]] == side[order[leader, 1]]
     third_best = 0
+    fourth_top = 0
+    fourth_low = 0
+    if pos == 2 and tsize == 4:
+        fourth = hands[order[leader, 3]] & _suit_mask(lead_suit)
+        fourth_top = _top(fourth)
+        fourth_low = fourth & -fourth
     if pos == 1 and lead_suit >= 0:
         # the second hand wins cheaply with a card above the third hand's cards too
         third_best = _top(live & _suit_mask(lead_suit))
@@ -273,11 +353,13 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
         first = nm
         rest = mine
         prev = 0
+        seqs = 0
         while rest:
             low = rest & -rest
             rest ^= low
             if prev and not others & (low - 1) & ~((prev << 1) - 1):
                 moves[nm - 1] = low  # equivalent to the card below it: keep one
+                seqs |= low
             else:
                 moves[nm] = low
                 nm += 1
@@ -291,7 +373,10 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
         for j in range(first, nm):
             b = moves[j]
             rank = _index(b) - s * SUIT_BITS
-            if pos == 0:
+            if pos == 0 and partners:
+                sc = _lead_score(hands, seat, order[leader, 1], order[leader, 2], order[leader, 3],
+                                 m_all, b, (seqs & b) != 0)
+            elif pos == 0:
                 if b == top:
                     sc = 100 + rank - opp_cards
                 else:
@@ -303,6 +388,13 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
                     sc -= 8
                 elif length == 2 and hand & _top(m_all ^ top):
                     sc -= 6
+            elif pos == 1 and partners and _top(hands[order[leader, 3]] & sm) > third_best:
+                sc = 50 - rank  # partner, last to play, beats the others anyway: play low
+            elif pos == 2 and partners and (not partner_wins or best < fourth_top) \
+                    and (_top(mine) < best or _top(mine) < fourth_low):
+                sc = 50 - rank  # our cards are too low to matter: play low
+            elif pos == 2 and partners and not (partner_wins and best > fourth_top):
+                sc = 100 - rank if b > best and b > fourth_top else 50 - rank
             elif partner_wins:
                 sc = 50 - rank if b < best else 10 - rank
             elif b > best and (pos == tsize - 1 or pos > 1 or b > third_best):
