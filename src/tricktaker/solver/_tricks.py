@@ -318,8 +318,8 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     nm = 0
     partner_wins = pos > 0 and side[best_seat] == side[seat]
     # four hands, partners opposite: the orderings below know who sits where
-    partners = tsize == 4 and side[order[leader, 2]] == side[order[leader, 0]] \
-        and side[order[leader, 1]] != side[order[leader, 0]] and side[order[leader, 3]] == side[order[leader, 1]]
+    we, they = side[order[leader, 0]], side[order[leader, 1]]
+    partners = tsize == 4 and we != they and side[order[leader, 2]] == we and side[order[leader, 3]] == they
     third_best = 0
     fourth_top = 0
     fourth_low = 0
