@@ -53,10 +53,13 @@ What makes it fast (each is standard in double-dummy solvers):
   a card above the card led and the third hand's cards, it wins the trick and
   then cashes its top cards, which often decides a test one card into the
   trick.
-- **No calls in the loop.**  Every helper of the search is inlined into it
-  (``inline="always"``): a call between compiled functions that passes arrays
-  updates each array's reference count twice, atomically, and those updates
-  took a third of the search's time.
+- **No reference counting.**  Every helper of the search is inlined into it,
+  and all of it is compiled without Numba's runtime (:func:`._bits.kernel`),
+  with the caller owning the arrays (:func:`new_stack`): passing an array to a
+  helper otherwise updates its reference count twice, atomically, and those
+  updates took about a third of the time.
+- **Prefetching.**  At a trick start the two table buckets are requested from
+  memory first, and the sure tricks counted while they arrive.
 - **Later tricks.**  A side on lead that needs every trick left can keep the
   lead only in suits whose top card it holds, each at most as often as its
   longest hand there; if those add up to fewer tricks, it fails.
@@ -65,14 +68,11 @@ What makes it fast (each is standard in double-dummy solvers):
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir  # type: ignore[import-untyped]
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
-from ._bits import SUIT_BITS
+from ._bits import SUIT_BITS, kernel
 from ._bits import index as _index
 from ._bits import popcount as _popcount
+from ._bits import prefetch_row as _prefetch_row
 from ._bits import suit_mask as _suit_mask
 from ._bits import top as _top
 
@@ -106,33 +106,12 @@ def new_table() -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((TT_ROWS, 8), dtype=np.int64), stats
 
 
-@intrinsic
-def _prefetch_row(typingctx, table, row):  # type: ignore[no-untyped-def]
-    """Ask the processor to start loading a table row into its cache (LLVM's prefetch): the
-    search then counts sure tricks while the row, most often not in any cache, arrives."""
-    sig = types.void(table, row)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        stride = cgutils.unpack_tuple(builder, ary.strides, 2)[0]
-        address = builder.add(builder.ptrtoint(ary.data, ir.IntType(64)), builder.mul(args[1], stride))
-        ptr = builder.inttoptr(address, ary.data.type)
-        i32 = ir.IntType(32)
-        prefetch = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32]), "llvm.prefetch.p0")
-        # read, keep in every cache level, data
-        builder.call(prefetch, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _suit_of(bit: int) -> int:
     return _index(bit) >> 4
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _suit_pattern(live: int, h1: int, h2: int, h3: int, s: int) -> int:
     """One suit's pattern: two bits per live card (its holder), the highest card lowest.
 
@@ -150,7 +129,7 @@ def _suit_pattern(live: int, h1: int, h2: int, h3: int, s: int) -> int:
     return pat
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _patterns(hands: np.ndarray) -> tuple[int, int, int, int, int]:
     """Who holds each live card, and how many cards each hand holds of each suit.
 
@@ -170,7 +149,7 @@ def _patterns(hands: np.ndarray) -> tuple[int, int, int, int, int]:
             _suit_pattern(live, h1, h2, h3, 2), _suit_pattern(live, h1, h2, h3, 3))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _bucket(lengths: int, leader: int, tops: int) -> int:
     """The first row of the bucket for suit lengths, leader and the holders of the top cards."""
     h = (lengths ^ (leader << 62)) * -7046029254386353131
@@ -181,7 +160,7 @@ def _bucket(lengths: int, leader: int, tops: int) -> int:
     return ((h >> 20) & ((1 << BUCKET_BITS) - 1)) * WAYS
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _top_cards(live: int, mask1: int, mask2: int) -> int:
     """The live cards an entry pins: the top ``k`` of each suit (two mask bits per card)."""
     out = 0
@@ -197,7 +176,7 @@ def _top_cards(live: int, mask1: int, mask2: int) -> int:
     return out
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _store(tt: np.ndarray, base: int, lengths: int, mask1: int, value1: int, mask2: int,
            value2: int, gen: int, lower: int, upper: int, move: int) -> None:
     """Record bounds for an abstraction: merge with its entry, else take the first free way
@@ -231,7 +210,7 @@ def _store(tt: np.ndarray, base: int, lengths: int, mask1: int, value1: int, mas
     tt[row, MOVE] = move
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _lookup(tt: np.ndarray, base: int, lengths: int, word1: int, word2: int, gen: int,
             need: int) -> tuple[int, int]:
     """Scan a bucket for an entry matching the position whose bounds decide ``need`` more
@@ -251,7 +230,7 @@ def _lookup(tt: np.ndarray, base: int, lengths: int, word1: int, word2: int, gen
     return -1, hint
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _holder(hands: np.ndarray, card: int) -> int:
     """The seat holding ``card``, or -1 (none, or no card)."""
     for seat in range(4):
@@ -260,7 +239,7 @@ def _holder(hands: np.ndarray, card: int) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _lead_score(hands: np.ndarray, seat: int, lho: int, pd: int, rho: int, m_all: int, b: int,
                 seq: bool) -> int:
     """How promising leading ``b`` looks, four hands with partners opposite; higher is better.
@@ -322,7 +301,7 @@ def _lead_score(hands: np.ndarray, seat: int, lho: int, pd: int, rho: int, m_all
     return d + 29 - rrank
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
              leader: int, pos: int, lead_suit: int, best: int, best_seat: int, table: int,
              moves: np.ndarray, scores: np.ndarray) -> int:
@@ -439,7 +418,7 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     return nm
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _runs(live: int, hands: np.ndarray, seat: int, skip_suit: int) -> tuple[int, int, int]:
     """A hand's sure tricks if it keeps the lead: how many, the cards they pin, and the suits
     (bit per suit) whose top card it holds.
@@ -473,7 +452,7 @@ def _runs(live: int, hands: np.ndarray, seat: int, skip_suit: int) -> tuple[int,
     return q, run, tops
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _pins(live: int, hands: np.ndarray, seat: int, skip_suit: int, need: int) -> int:
     """The fewest cards to pin for ``need`` of the sure tricks :func:`_runs` counts.
 
@@ -511,7 +490,7 @@ def _pins(live: int, hands: np.ndarray, seat: int, skip_suit: int, need: int) ->
     return pin
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, side: np.ndarray,
                  maxside: int, counted: int, target: int) -> int:
     """Quick tricks for the second hand's side (four-handed tricks): answer at once, or -1.
@@ -554,10 +533,19 @@ def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, si
 # Fields of one frame of the explicit search stack (one frame per card played).
 (F_LEADER, F_POS, F_LEAD_SUIT, F_BEST, F_BEST_SEAT, F_TABLE, F_WON, F_HAND, F_NM, F_J, F_RESULT,
  F_RELEVANT, F_BASE, F_LENGTHS, F_PA, F_PB, F_PC, F_PD, F_NEXT_SUIT, F_NEXT_BEST, F_BASE2, F_SKIP) = range(22)
+F_COUNT = 22
 MAX_DEPTH = 64
 
 
-@njit(cache=True, inline="always")
+def new_stack() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch space for :func:`search`: its frames, each frame's moves, move scores, and the
+    last card that cut at each depth.  The caller owns them, so the compiled search allocates
+    nothing and needs no reference counting (it is compiled without Numba's runtime)."""
+    return (np.zeros((MAX_DEPTH, F_COUNT), dtype=np.int64), np.zeros((MAX_DEPTH, 13), dtype=np.int64),
+            np.zeros(13, dtype=np.int64), np.zeros(MAX_DEPTH, dtype=np.int64))
+
+
+@kernel(inline=True)
 def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndarray,
            order: np.ndarray, tsize: int, side: np.ndarray, maxside: int, counted: int,
            target: int, tt: np.ndarray, gen: int, killers: np.ndarray) -> int:
@@ -571,6 +559,7 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
     f[d, F_BASE] = -1
     f[d, F_RELEVANT] = 0
     f[d, F_SKIP] = 0
+    hint = 0
     if pos == 0:
         rem = _popcount(hands[leader])
         if won >= target:
@@ -583,7 +572,7 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
         base = _bucket(lengths, leader, (pa & 3) | (pb & 3) << 2 | (pc & 3) << 4 | (pd & 3) << 6 | 256)
         base2 = _bucket(lengths, leader, 0)
         # the two buckets are fetched from memory while the sure tricks are counted
-        _prefetch_row(tt, base)
+        _prefetch_row(tt, base)  # type: ignore[call-arg]  # (the typing context is Numba's)
         _prefetch_row(tt, base2)
         lside = side[leader]
         if (lside == counted) == (lside == maxside):
@@ -650,7 +639,6 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                 if lsum < rem:
                     f[d, F_RELEVANT] = pin
                     return 0 if lside == counted else 1
-        hint = 0
         word1 = pa | pb << 32 | leader << 62
         word2 = pc | pd << 32
         for base_row in (base, base2):
@@ -693,7 +681,7 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _push(f: np.ndarray, mv: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, tsize: int,
           side: np.ndarray, counted: int) -> None:
     """Play frame ``d``'s current move and set up frame ``d + 1`` for the position after it."""
@@ -736,7 +724,7 @@ def _push(f: np.ndarray, mv: np.ndarray, d: int, hands: np.ndarray, order: np.nd
         f[e, F_WON] = f[d, F_WON]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _close(f: np.ndarray, mv: np.ndarray, d: int, hands: np.ndarray, target: int, tt: np.ndarray,
            gen: int) -> None:
     """Store frame ``d``'s answer in the table (trick starts only), pinning its relevant cards."""
@@ -773,11 +761,12 @@ def _close(f: np.ndarray, mv: np.ndarray, d: int, hands: np.ndarray, target: int
                move)
 
 
-@njit(cache=True)
+@kernel()
 def search(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
            maxside: int, counted: int,
            leader: int, pos: int, lead_suit: int, best: int, best_seat: int, table: int,
-           won: int, target: int, tt: np.ndarray, stats: np.ndarray) -> tuple[bool, int]:
+           won: int, target: int, tt: np.ndarray, stats: np.ndarray, f: np.ndarray, mv: np.ndarray,
+           sc: np.ndarray, killers: np.ndarray) -> tuple[bool, int]:
     """Whether ``maxside`` can make ``counted`` take at least ``target`` tricks in all,
     and the cards whose rank decided it.
 
@@ -789,10 +778,7 @@ def search(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     restored before returning.
     """
     gen = stats[GENERATION]
-    f = np.zeros((MAX_DEPTH, 22), dtype=np.int64)
-    mv = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
-    sc = np.zeros(13, dtype=np.int64)
-    killers = np.zeros(MAX_DEPTH, dtype=np.int64)
+    killers[:] = 0
     f[0, F_LEADER] = leader
     f[0, F_POS] = pos
     f[0, F_LEAD_SUIT] = lead_suit

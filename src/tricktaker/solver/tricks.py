@@ -57,6 +57,7 @@ class TrickSolver:
 
     def __init__(self) -> None:
         self._table, self._stats = _tricks.new_table()
+        self._frames, self._moves, self._scores, self._killers = _tricks.new_stack()
 
     @property
     def nodes(self) -> int:
@@ -98,7 +99,7 @@ class TrickSolver:
         made, _ = _tricks.search(
             hands, order, len(pos.orders[pos.leader]), sides, pos.maxside, pos.counted,
             pos.leader, len(pos.played), lead_suit, best, best_seat, table, 0, target,
-            self._table, self._stats)
+            self._table, self._stats, self._frames, self._moves, self._scores, self._killers)
         return bool(made)
 
     def value(self, pos: TrickPosition, guess: int | None = None) -> int:
