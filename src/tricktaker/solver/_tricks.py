@@ -326,10 +326,25 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     third_best = 0
     fourth_top = 0
     fourth_low = 0
+    force = 0
     if pos == 2 and tsize == 4:
         fourth = hands[order[leader, 3]] & _suit_mask(lead_suit)
         fourth_top = _top(fourth)
         fourth_low = fourth & -fourth
+        mine_s = hand & _suit_mask(lead_suit)
+        if fourth_top > best and fourth_top > _top(mine_s):
+            # the fourth hand's best card below its top run of cards
+            live_s = (hands[0] | hands[1] | hands[2] | hands[3] | table) & _suit_mask(lead_suit)
+            rest4 = fourth ^ fourth_top
+            above = fourth_top
+            while rest4 and not live_s & (above - 1) & ~((_top(rest4) << 1) - 1):
+                above = _top(rest4)
+                rest4 ^= above
+            second = _top(rest4)
+            line = second if second > best else (best if side[best_seat] != side[seat] else 0)
+            if line:
+                over = mine_s & ~((line << 1) - 1)
+                force = over & -over
     if pos == 1 and lead_suit >= 0:
         # the second hand wins cheaply with a card above the third hand's cards too
         third_best = _top(live & _suit_mask(lead_suit))
@@ -398,6 +413,8 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
                 sc = 50 - rank  # our cards are too low to matter: play low
             elif pos == 2 and partners and not (partner_wins and best > fourth_top):
                 sc = 100 - rank if b > best and b > fourth_top else 50 - rank
+                if b == force:
+                    sc += 20  # the cheapest card that makes the fourth hand spend its top card
             elif partner_wins:
                 sc = 50 - rank if b < best else 10 - rank
             elif b > best and (pos == tsize - 1 or pos > 1 or b > third_best):
