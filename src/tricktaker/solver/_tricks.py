@@ -682,10 +682,10 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
     f[d, F_NM] = moves_of(hands, order, tsize, side, leader, pos, f[d, F_LEAD_SUIT], f[d, F_BEST],
                           f[d, F_BEST_SEAT], f[d, F_TABLE], mv[d], sc)
     if pos == 0:
-        # the lead that last cut at this depth goes first, and before it the card that decided
-        # a matching position
+        # the lead that last cut at this depth goes first, then the card that decided a matching
+        # position (the other way round searched 1-2% more nodes)
         nm = f[d, F_NM]
-        for first in (killers[d], hint):
+        for first in (hint, killers[d]):
             if first:
                 for j in range(1, nm):
                     if mv[d, j] == first:
