@@ -633,6 +633,20 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                     if side[order[leader, i]] != lside and side[order[leader, i]] != counted:
                         need_all = False  # a third side may take the trick the counted side needs
             if need_all:
+                # every suit the leader can lead is topped by an opponent: the lead loses a trick
+                pin = 0
+                lost = True
+                for s in range(4):
+                    sm = _suit_mask(s)
+                    if hands[leader] & sm:
+                        t = _top(live & sm)
+                        for i in range(tsize):
+                            if side[order[leader, i]] == lside and hands[order[leader, i]] & t:
+                                lost = False
+                        pin |= t
+                if lost:
+                    f[d, F_RELEVANT] = pin
+                    return 0 if lside == counted else 1
                 lsum = 0
                 pin = 0
                 for s in range(4):
