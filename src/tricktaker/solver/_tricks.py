@@ -446,6 +446,16 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
 
 
 @kernel(inline=True)
+def _longest_other(hands: np.ndarray, seat: int, sm: int) -> int:
+    """The most cards of a suit (mask ``sm``) any hand but ``seat``'s holds."""
+    longest = 0
+    for o in range(4):
+        if o != seat:
+            longest = max(longest, _popcount(hands[o] & sm))
+    return longest
+
+
+@kernel(inline=True)
 def _runs(live: int, hands: np.ndarray, seat: int, skip_suit: int) -> tuple[int, int, int]:
     """A hand's sure tricks if it keeps the lead: how many, the cards they pin, and the suits
     (bit per suit) whose top card it holds.
@@ -471,11 +481,9 @@ def _runs(live: int, hands: np.ndarray, seat: int, skip_suit: int) -> tuple[int,
             run |= t
             m ^= t
             r += 1
-        longest = 0
-        for o in range(4):
-            if o != seat:
-                longest = max(longest, _popcount(hands[o] & sm))
-        q += _popcount(own & sm) if longest <= r else r
+        q += r
+        if own & m and _longest_other(hands, seat, sm) <= r:
+            q += _popcount(own & m)
     return q, run, tops
 
 
@@ -496,10 +504,6 @@ def _pins(live: int, hands: np.ndarray, seat: int, skip_suit: int, need: int) ->
         m = live & sm
         if s == skip_suit or not (m and own & _top(m)):
             continue
-        longest = 0
-        for o in range(4):
-            if o != seat:
-                longest = max(longest, _popcount(hands[o] & sm))
         r = 0
         cards = 0
         while m and own & _top(m):
@@ -509,7 +513,7 @@ def _pins(live: int, hands: np.ndarray, seat: int, skip_suit: int, need: int) ->
             r += 1
             if r == need:
                 break
-        if r < need and longest <= r:
+        if r < need and own & m and _longest_other(hands, seat, sm) <= r:
             need -= _popcount(own & sm)
         else:
             need -= r
