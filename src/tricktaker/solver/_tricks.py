@@ -261,7 +261,7 @@ def _lead_scores(hands: np.ndarray, seat: int, lho: int, pd: int, rho: int, m_al
     nr = _popcount(hands[rho] & sm)
     np_ = _popcount(hands[pd] & sm)
     rem = _popcount(hands[seat])
-    base = -((nl if nl else rem + 1) + (nr if nr else rem + 1)) * 4
+    base = -((nl if nl else rem + 1) + (nr if nr else rem + 1)) * 6
     if np_ == 0:
         base -= 9
     w = _top(m_all)
