@@ -148,6 +148,29 @@ def test_top_is_the_highest_card_as_in_bits() -> None:
         assert top(m) == (1 << (m.bit_length() - 1) if m else 0), m
 
 
+def test_popcount_compared_with_small_numbers_is_right_for_every_card() -> None:
+    """The searches compare card counts with small numbers (``n >= 2``, ``n <= r``).  A popcount
+    written as the multiply-and-shift trick made ``popcount(1 << 8) >= 2`` true under Numba 0.68
+    (LLVM 22); the quick-trick rules then counted tricks that were not there."""
+    from numba import njit
+
+    from tricktaker.solver._bits import popcount
+
+    @njit  # type: ignore[untyped-decorator]
+    def compare(x: int, k: int) -> tuple[bool, bool, bool, bool, bool]:
+        n = popcount(x)
+        return n >= 2, n <= 1, n > 2, n < 3, n >= k
+
+    rng = random.Random(8)
+    masks = [0] + [1 << i for i in range(63)]
+    masks += [(1 << i) | (1 << j) for i in range(0, 63, 7) for j in range(i)]
+    masks += [rng.getrandbits(rng.randint(1, 62)) for _ in range(300)]
+    for m in masks:
+        n = bin(m).count("1")
+        for k in (1, 2, 3):
+            assert compare(m, k) == (n >= 2, n <= 1, n > 2, n < 3, n >= k), (m, k)
+
+
 def test_table_bucket_keeps_its_newest_entries_and_matches_by_mask() -> None:
     """A full bucket replaces its oldest entry; a lookup matches only the holders an entry pins."""
     tt, stats = _tricks.new_table()

@@ -633,6 +633,22 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                     q = qp
                     run = runp
                     solo = False
+            if solo and tsize == 4:
+                # last, a suit where the leader holds the top card and its partner the next one,
+                # each with a second card: the top card, then a small card to the partner's
+                mate = order[leader, 2]
+                if side[mate] == lside:
+                    for s in range(4):
+                        sm = _suit_mask(s)
+                        m = live & sm
+                        t = _top(m)
+                        t2 = _top(m ^ t)
+                        if hands[leader] & t and hands[mate] & t2 and _popcount(hands[leader] & sm) >= 2 \
+                                and _popcount(hands[mate] & sm) >= 2:
+                            q += 1
+                            run |= t | t2
+                            solo = False
+                            break
             if lside == counted and won + q >= target:
                 f[d, F_RELEVANT] = _pins(live, hands, leader, -1, target - won) if solo else run
                 return 1
