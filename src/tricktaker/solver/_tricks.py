@@ -488,6 +488,26 @@ def _runs(live: int, hands: np.ndarray, seat: int, skip_suit: int) -> tuple[int,
 
 
 @kernel(inline=True)
+def _split_suit(live: int, hands: np.ndarray, seat: int, mate: int) -> int:
+    """A suit where ``seat`` holds the top card and its partner ``mate`` the next one, each with
+    a second card: both cards (0 if there is none).
+
+    ``seat`` cashes its top card and leads a small card to the partner's, which is then the top
+    card: one trick more than the top card alone, with the lead passing to the partner, so it
+    is counted after the hand's own sure tricks.
+    """
+    for s in range(4):
+        sm = _suit_mask(s)
+        m = live & sm
+        t = _top(m)
+        t2 = _top(m ^ t)
+        if hands[seat] & t and hands[mate] & t2 and _popcount(hands[seat] & sm) >= 2 \
+                and _popcount(hands[mate] & sm) >= 2:
+            return t | t2
+    return 0
+
+
+@kernel(inline=True)
 def _pins(live: int, hands: np.ndarray, seat: int, skip_suit: int, need: int) -> int:
     """The fewest cards to pin for ``need`` of the sure tricks :func:`_runs` counts.
 
@@ -623,6 +643,13 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                     if tops >> s & 1 and hands[leader] & _suit_mask(s):
                         entry = True
                 if not entry:
+                    # or the leader's top card over the partner's next one: one more trick
+                    split = _split_suit(live, hands, leader, p)
+                    if split:
+                        entry = True
+                        qp += 1
+                        runp |= split
+                if not entry:
                     continue
                 for s in range(4):
                     r_s = run & _suit_mask(s)
@@ -633,22 +660,13 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                     q = qp
                     run = runp
                     solo = False
-            if solo and tsize == 4:
-                # last, a suit where the leader holds the top card and its partner the next one,
-                # each with a second card: the top card, then a small card to the partner's
-                mate = order[leader, 2]
-                if side[mate] == lside:
-                    for s in range(4):
-                        sm = _suit_mask(s)
-                        m = live & sm
-                        t = _top(m)
-                        t2 = _top(m ^ t)
-                        if hands[leader] & t and hands[mate] & t2 and _popcount(hands[leader] & sm) >= 2 \
-                                and _popcount(hands[mate] & sm) >= 2:
-                            q += 1
-                            run |= t | t2
-                            solo = False
-                            break
+            if solo and tsize == 4 and side[order[leader, 2]] == lside:
+                # last, the leader's top card over its partner's next one: one more trick
+                split = _split_suit(live, hands, leader, order[leader, 2])
+                if split:
+                    q += 1
+                    run |= split
+                    solo = False
             if lside == counted and won + q >= target:
                 f[d, F_RELEVANT] = _pins(live, hands, leader, -1, target - won) if solo else run
                 return 1
