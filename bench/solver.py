@@ -16,7 +16,7 @@ the first card play (``tricktaker.solver.points.bench_points``).  Tute
 habanero and Avomarjapussi deals take minutes each, so they run only with
 ``--all-games``.
 
-Run:  pip install -e ".[bench]"  &&  python bench/solver.py [--deals 20] [--cards 13]
+Run:  pip install -e ".[bench]"  &&  python bench/solver.py [--deals 100] [--cards 13]
 """
 
 from __future__ import annotations
@@ -57,18 +57,21 @@ def pbn(hands: list[int]) -> str:
     return "N:" + " ".join(holding(h) for h in hands)
 
 
-def dds_values(hands: list[int], leader: int) -> dict[int, int]:
+def dds_solve(hands: list[int], leader: int) -> tuple[dict[int, int], int]:
+    """DDS's tricks for every card the leader may lead, and the trick starts its search visited."""
     from endplay.dds import solve_board
     from endplay.types import Deal, Denom, Player
 
     board = Deal(pbn(hands))
     board.trump = Denom.nt
     board.first = Player(leader)
+    solved = solve_board(board)
     out = {}
-    for card, tricks in solve_board(board):
+    for card, tricks in solved:
         suit = {"spades": 3, "hearts": 2, "diamonds": 1, "clubs": 0}[card.suit.name]
         out[1 << (16 * suit + RANKS.index(card.rank.abbr) + 2)] = tricks
-    return out
+    # DDS's futureTricks.nodes counts the trick starts it searched (endplay keeps it in _data)
+    return out, int(getattr(getattr(solved, "_data", None), "nodes", 0))
 
 
 FIRST_CALL = """
@@ -91,7 +94,7 @@ def first_call_seconds(cache: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=20, help="seeded deals to solve (default 20)")
+    parser.add_argument("--deals", type=int, default=100, help="seeded deals to solve (default 100)")
     parser.add_argument("--cards", type=int, default=13, help="cards per hand (default 13: full deals)")
     parser.add_argument("--other-deals", type=int, default=5,
                         help="hands per other game (default 5; 0 skips them)")
@@ -107,24 +110,32 @@ def main() -> None:
     solver = TrickSolver()
     solver.card_values(TrickPosition(tuple(deal(0, 1)), CLOCKWISE, (0, 1, 0, 1), 0, 0, 0))  # warm up
     ours, theirs = [], []
+    our_nodes = dds_nodes = 0
     for seed in range(args.deals):
         hands = deal(seed, args.cards)
         leader = seed % 4
         start = time.perf_counter()
-        expected = dds_values(hands, leader)
+        expected, nodes = dds_solve(hands, leader)
         theirs.append(time.perf_counter() - start)
+        dds_nodes += nodes
         solver.new_search()
+        before = solver.trick_nodes
         start = time.perf_counter()
         got = solver.card_values(TrickPosition(tuple(hands), CLOCKWISE, (0, 1, 0, 1), leader % 2,
                                                leader % 2, leader))
         ours.append(time.perf_counter() - start)
+        our_nodes += solver.trick_nodes - before
         if got != expected:
             raise SystemExit(f"deal {seed}: tricktaker {got} != DDS {expected}")
     dds_ms = statistics.median(theirs) * 1000
     our_ms = statistics.median(ours) * 1000
+    per_deal = statistics.median(o / t for o, t in zip(ours, theirs, strict=True))
     print(f"{args.deals} deals of {args.cards} cards each, every opening lead, all values equal to DDS")
     print(f"{'DDS (endplay.dds.solve_board)':40} {dds_ms:10.2f} ms median   1.00x")
     print(f"{'tricktaker (Numba)':40} {our_ms:10.2f} ms median   {our_ms / dds_ms:.2f}x DDS's time")
+    print(f"median of the per-deal ratios {per_deal:.2f}x; total time {sum(ours) / sum(theirs):.2f}x")
+    print(f"trick starts searched: {our_nodes:,} against DDS's {dds_nodes:,} "
+          f"({our_nodes / max(dds_nodes, 1):.2f}x)")
 
     if not args.other_deals:
         return
