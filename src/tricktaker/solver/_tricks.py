@@ -35,24 +35,31 @@ What makes it fast (each is standard in double-dummy solvers):
   win exactly the same tricks; only one is searched.  Likewise, once a card
   has failed, the hand's other cards of its suit below every card that
   decided the searches so far would fail alike, and are skipped.
-- **Move ordering.**  At a lead, the card a matching table entry names goes
-  first, then the lead that last cut at the same depth, then the others:
-  top cards, small cards to a partner's top card, and suits where the
-  opponents hold few cards (a void opponent counts as many, for its free
-  choice of discards: leading into it makes the largest trees).  In a trick,
-  the cheapest card that wins first (the second hand only with a card above
-  the third hand's too, else low); low cards when partner already wins;
-  discards low from long suits, sparing a lone top card and the guard of the
-  second card.
+- **Move ordering.**  At a lead, the lead that last cut at the same depth
+  goes first, then the card a matching table entry names, then the others.
+  With four hands and partners opposite the order follows the shape of DDS's
+  (:func:`_lead_scores`): suits where the opponents hold few cards (a void
+  opponent counts as many, for its free choice of discards), winners unless
+  the second-best card sits over them, finesses and suits the side can set
+  up; other seatings (sooli) score top cards, small cards to a partner's top
+  card and short suits.  In a trick: the second hand plays low when its
+  partner, last, wins anyway, else the cheapest card above the card led and
+  the third hand's; the third hand plays low when its cards cannot matter,
+  wins only above the fourth hand's top card, and otherwise first tries the
+  card that makes the fourth hand spend its top card; the fourth hand wins as
+  cheaply as it can, or plays low when its partner wins; discards come low
+  from long suits, sparing a lone top card and the guard of the second card.
 - **Quick tricks.**  A leader whose side holds the top cards of suits counts
   the sure tricks before searching: its own top cards (and its low cards of a
-  suit once those top cards have drawn every other hand's cards there), or,
-  with a small card to a partner's top card, the partner's top cards plus the
-  leader's where the partner can follow to them all.  A cut-off pins only the
-  top cards it needed.  The second hand counts them too: when its side holds
-  a card above the card led and the third hand's cards, it wins the trick and
-  then cashes its top cards, which often decides a test one card into the
-  trick.
+  suit once those top cards have drawn every other hand's cards there), then
+  a suit where it holds the top card and its partner the next one (the top
+  card, then a small card to the partner's); or, with an entry to its partner
+  (a small card to a partner's top card, or that split suit), the partner's
+  top cards plus the leader's where the partner can follow to them all.  A
+  cut-off pins only the top cards it needed.  The second hand counts them
+  too: when its side holds a card above the card led and the third hand's
+  cards, it wins the trick and then cashes its top cards, which often decides
+  a test one card into the trick.
 - **No reference counting.**  Every helper of the search is inlined into it,
   and all of it is compiled without Numba's runtime (:func:`._bits.kernel`),
   with the caller owning the arrays (:func:`new_stack`): passing an array to a
@@ -60,9 +67,10 @@ What makes it fast (each is standard in double-dummy solvers):
   updates took about a third of the time.
 - **Prefetching.**  At a trick start the two table buckets are requested from
   memory first, and the sure tricks counted while they arrive.
-- **Later tricks.**  A side on lead that needs every trick left can keep the
-  lead only in suits whose top card it holds, each at most as often as its
-  longest hand there; if those add up to fewer tricks, it fails.
+- **Later tricks.**  A side on lead that needs every trick left fails when
+  an opponent holds the top card of every suit its leader can lead, or when
+  it can keep the lead only in suits whose top card it holds, each at most
+  as often as its longest hand there, and those add up to fewer tricks.
 """
 
 from __future__ import annotations
