@@ -238,7 +238,7 @@ def _next_seat(R: np.ndarray, seat: int) -> int:
 # -- duties -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_cards(S: np.ndarray, d: int, R: np.ndarray) -> int:
     """The cards the seat to move may play: the first duty tier its cards meet."""
     seat = S[d, F_TURN]
@@ -304,7 +304,7 @@ def legal_cards(S: np.ndarray, d: int, R: np.ndarray) -> int:
     return cards
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_reps(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, SD: np.ndarray, legal: int,
               merge: bool, W: np.ndarray) -> int:
     """Each legal card (``W[d, k]``) and the card that stands for it (``W[d, 16 + k]``: itself
@@ -351,12 +351,12 @@ def play_reps(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, SD: np.ndarra
 # -- calls ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_max(R: np.ndarray, seat: int) -> bool:
     return bool(R[R_SIDE + seat] == R[R_MAXSIDE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tute_decls(S: np.ndarray, d: int, R: np.ndarray, SD: np.ndarray, seat: int, all_sings: bool,
                 M: np.ndarray, nm: int) -> int:
     """Tute: append the declarations ``seat`` may make (tute, las cuarenta, veintes).
@@ -387,14 +387,14 @@ def _tute_decls(S: np.ndarray, d: int, R: np.ndarray, SD: np.ndarray, seat: int,
     return nm
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _little_ones(S: np.ndarray, d: int, R: np.ndarray) -> bool:
     """Whether marriages are little ones now: worth 1 to their own side and nothing else (the
     Marjapussi family once trumps are made, without a lead rule after marriages)."""
     return bool(R[R_MARRY] == MARRY_FIRST_TRUMPS and S[d, F_TRUMP] >= 0 and R[R_LFM] == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _family_calls(S: np.ndarray, d: int, R: np.ndarray, SD: np.ndarray, seat: int, root: bool,
                   M: np.ndarray, nm: int) -> int:
     """The Marjapussi family and Huutopussi: append the calls ``seat`` may make now.
@@ -443,7 +443,7 @@ def _family_calls(S: np.ndarray, d: int, R: np.ndarray, SD: np.ndarray, seat: in
     return nm
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sings(M: np.ndarray, d: int, start: int, nm: int) -> bool:
     """Whether ``M[d, start:nm]`` holds a cante.  Singing it now adds its points and changes
     nothing else (its suit is sung; in habanero the order rule lasts this pause only), while
@@ -454,7 +454,7 @@ def _sings(M: np.ndarray, d: int, start: int, nm: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _declares_first(R: np.ndarray, S: np.ndarray, d: int, seat: int, M: np.ndarray, nm: int) -> bool:
     """Whether the maximiser should call rather than lead at once: a little one it can declare
     adds 1 and changes nothing else, while leading now can at best declare it later."""
@@ -466,7 +466,7 @@ def _declares_first(R: np.ndarray, S: np.ndarray, d: int, seat: int, M: np.ndarr
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _answers(S: np.ndarray, d: int, SD: np.ndarray, M: np.ndarray) -> int:
     """The true answers to the pending ask."""
     cards = S[d, S[d, F_TURN]]
@@ -487,7 +487,7 @@ def _answers(S: np.ndarray, d: int, SD: np.ndarray, M: np.ndarray) -> int:
     return nm
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tute_has_decl(S: np.ndarray, d: int, R: np.ndarray, SD: np.ndarray, seat: int) -> bool:
     """Whether ``seat`` has a declaration worth searching in a Tute pairs window: tute, or for
     the maximising side a cante (las cuarenta even where the order rule blocks it: a bound)."""
@@ -506,7 +506,7 @@ def _tute_has_decl(S: np.ndarray, d: int, R: np.ndarray, SD: np.ndarray, seat: i
 # -- the move generator ---------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gen_moves(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, SD: np.ndarray,
               M: np.ndarray, SC: np.ndarray, W: np.ndarray, first: int, root: bool) -> int:
     """Fill ``M[d]`` with the moves worth searching, best guess first (``SC[d]`` their ordering
@@ -564,7 +564,7 @@ def gen_moves(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, SD: np.ndarra
     return _order(M, SC, d, nm, first, W[d, 36] if pos == 0 else -1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_score(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, seat: int, b: int,
                 is_max: bool) -> int:
     """A guess at how good playing ``b`` is, for move ordering."""
@@ -597,7 +597,7 @@ def _play_score(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, seat: int, 
     return 40 - pts - strength
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _order(M: np.ndarray, SC: np.ndarray, d: int, nm: int, first: int, killer: int = -1) -> int:
     """Sort the moves by score, best first: ``first`` (the table's move) ahead of all, and
     ``killer`` (what refuted a sibling) ahead of its peers."""
@@ -622,7 +622,7 @@ def _order(M: np.ndarray, SC: np.ndarray, d: int, nm: int, first: int, killer: i
 # -- making a move -------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _marry(S: np.ndarray, e: int, R: np.ndarray, SD: np.ndarray, seat: int, suit: int) -> int:
     """A marriage of ``suit`` for ``seat``'s side: trumps, the lead rule; return the maximiser's gain."""
     S[e, F_DECL] |= 1 << suit
@@ -642,7 +642,7 @@ def _marry(S: np.ndarray, e: int, R: np.ndarray, SD: np.ndarray, seat: int, suit
     return value if _is_max(R, seat) else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sing(S: np.ndarray, e: int, R: np.ndarray, seat: int, suit: int) -> int:
     """Tute: a cante of ``suit``; return the maximiser's gain."""
     S[e, F_DECL] |= 1 << suit
@@ -656,7 +656,7 @@ def _sing(S: np.ndarray, e: int, R: np.ndarray, seat: int, suit: int) -> int:
     return value if _is_max(R, seat) else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _call(S: np.ndarray, e: int, R: np.ndarray, SD: np.ndarray, seat: int, mv: int) -> int:
     """Apply a call (not a card) to row ``e``; return the maximiser's gain."""
     if mv == MV_PASS:
@@ -704,7 +704,7 @@ def _call(S: np.ndarray, e: int, R: np.ndarray, SD: np.ndarray, seat: int, mv: i
     return _marry(S, e, R, SD, seat, mv - MV_ANSWER)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(S: np.ndarray, d: int, mv: int, R: np.ndarray, C: np.ndarray, SD: np.ndarray,
           ST: np.ndarray) -> int:
     """Row ``d + 1`` := row ``d`` after move ``mv``; return what the maximiser gains by it."""
@@ -758,7 +758,7 @@ def apply(S: np.ndarray, d: int, mv: int, R: np.ndarray, C: np.ndarray, SD: np.n
     return _end_trick(S, e, R, SD, ST)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_trick(S: np.ndarray, e: int, R: np.ndarray, SD: np.ndarray, ST: np.ndarray) -> int:
     """The trick on row ``e`` is complete: score it, draw, and open the pause after it."""
     winner = _winner(S, e)
@@ -825,7 +825,7 @@ def _end_trick(S: np.ndarray, e: int, R: np.ndarray, SD: np.ndarray, ST: np.ndar
 # -- bounds and the transposition table -------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def upper_bound(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, SD: np.ndarray) -> int:
     """The most the maximiser can still gain: points out, the last trick, pip point, and the
     marriages whose cards its side may still hold (hands, stock, its face-down cards)."""
@@ -852,7 +852,7 @@ def upper_bound(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, SD: np.ndar
     return ub
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _trumps_fixed(S: np.ndarray, d: int, R: np.ndarray, SD: np.ndarray) -> bool:
     """Whether the trump suit can no longer change (nor appear)."""
     mode = R[R_MARRY]
@@ -869,7 +869,7 @@ def _trumps_fixed(S: np.ndarray, d: int, R: np.ndarray, SD: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _may_tute(S: np.ndarray, d: int, R: np.ndarray, mine: bool) -> bool:
     """Whether the maximiser's side (``mine``) or the other may still declare tute."""
     if R[R_TUTE] == 0:
@@ -883,7 +883,7 @@ def _may_tute(S: np.ndarray, d: int, R: np.ndarray, mine: bool) -> bool:
     return bool(reach & R[R_KINGS] == R[R_KINGS] or reach & R[R_KNIGHTS] == R[R_KNIGHTS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def safe_points(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, SD: np.ndarray) -> tuple[int, int]:
     """Points that surely go to the maximiser and to the other side: the cards of the top run of
     live trumps held in one side's hands.  Each wins whatever trick it is played to, once trumps
@@ -912,7 +912,7 @@ def safe_points(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, SD: np.ndar
     return (0, 0) if _may_tute(S, d, R, True) else (0, pts)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _meta(S: np.ndarray, d: int, R: np.ndarray) -> int:
     """Every field of a trick-start position beyond the hands and the lead rule, in one word."""
     pipdiff = 0
@@ -942,7 +942,7 @@ def _meta(S: np.ndarray, d: int, R: np.ndarray) -> int:
     return int(m * 8192 + pipdiff + 4096)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _relative(S: np.ndarray, d: int, R: np.ndarray) -> bool:
     """Whether the position is keyed by relative rank: every live card is in a hand (the stock
     is empty and no face-down card is left) and the card classes fit the key."""
@@ -956,7 +956,7 @@ def _relative(S: np.ndarray, d: int, R: np.ndarray) -> bool:
     return bool(down & ~held == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _relative_key(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, W: np.ndarray) -> None:
     """A relative-rank key into ``W[d, 32:36]``, one word per suit: for each live card, by its
     rank among the live cards of its suit, its owner and class (5 bits); and how many there are.
@@ -989,7 +989,7 @@ def _mix(h: int, x: int) -> int:
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _last_trick(S: np.ndarray, d: int, R: np.ndarray, C: np.ndarray, ST: np.ndarray) -> int:
     """The gain from a trick start where every seat holds one card and nothing else can happen
     (no call, no stock, no card beneath): the forced last trick, or -1 if that is not the case."""
