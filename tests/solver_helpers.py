@@ -46,3 +46,42 @@ def rami_lead(hands: list[int], leader: int) -> TrickPosition:
     """The opening lead of a rami position: the leader's side counts and maximises its tricks."""
     side = leader % 2
     return TrickPosition(tuple(hands), CLOCKWISE, (0, 1, 0, 1), side, side, leader)
+
+
+def cards(text: str) -> int:
+    """A card mask from text like ``"SA DK D3"`` (suit letter, then rank)."""
+    mask = 0
+    for card in text.split():
+        mask |= 1 << (16 * "CDHS".index(card[0]) + RANKS.index(card[1]) + 2)
+    return mask
+
+
+def plain_tricks(pos: TrickPosition) -> int:
+    """The counted side's tricks from ``pos`` by plain minimax over every legal card (no
+    pruning, no table): exponential, for checking the compiled search on small positions."""
+    def search(hands: tuple[int, ...], leader: int, played: tuple[int, ...]) -> int:
+        order = pos.orders[leader]
+        seat = order[len(played)]
+        if not hands[seat]:
+            return 0
+        legal = hands[seat]
+        if played:
+            follow = hands[seat] & (0xFFFF << (16 * ((played[0].bit_length() - 1) >> 4)))
+            legal = follow or legal
+        results = []
+        while legal:
+            bit = legal & -legal
+            legal ^= bit
+            after = list(hands)
+            after[seat] ^= bit
+            trick = (*played, bit)
+            if len(trick) < len(order):
+                results.append(search(tuple(after), leader, trick))
+                continue
+            suit = (trick[0].bit_length() - 1) >> 4
+            winner = order[trick.index(max(c for c in trick if (c.bit_length() - 1) >> 4 == suit))]
+            gained = 1 if pos.sides[winner] == pos.counted else 0
+            results.append(gained + search(tuple(after), winner, ()))
+        return max(results) if pos.sides[seat] == pos.maxside else min(results)
+
+    return search(pos.hands, pos.leader, pos.played)

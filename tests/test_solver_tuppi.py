@@ -12,14 +12,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_helpers import dds_lead_values, rami_lead, random_deal
+from solver_helpers import CLOCKWISE, cards, dds_lead_values, plain_tricks, rami_lead, random_deal
 
 import tricktaker as tt
 from tricktaker.cards import ANGLO_52
 from tricktaker.engine import State, deal_from_seed
 from tricktaker.solver import SolveError, _tricks, solve
 from tricktaker.solver.reference import minimax_values
-from tricktaker.solver.tricks import TrickSolver
+from tricktaker.solver.tricks import TrickPosition, TrickSolver
 
 pytest.importorskip("endplay")
 
@@ -135,6 +135,32 @@ def test_card_values_do_not_depend_on_the_drivers_guesses() -> None:
             after, gained = solver.child(pos, bit)
             for guess in (None, 0, after.tricks_left):
                 assert gained + TrickSolver().value(after, guess) == got[bit], (seed, bit, guess)
+
+
+def test_quick_tricks_cash_the_leaders_winners_then_cross_to_partner() -> None:
+    """West cashes D4 and D3 (no one else holds a diamond) while East throws hearts, then leads
+    C3 to East's CT: three of the four tricks, counted at the trick start without a search."""
+    north, east, south, west = cards("S6 HK H7 C6"), cards("HJ H3 H2 CT"), cards("S8 S2 H8 C9"), \
+        cards("S3 D4 D3 C3")
+    pos = TrickPosition((north, east, south, west), CLOCKWISE, (0, 1, 0, 1), 1, 1, 3)
+    solver = TrickSolver()
+    assert solver.test(pos, 3)
+    assert solver.nodes == 1  # decided by the quick tricks, before any card is searched
+    assert solver.value(pos) == plain_tricks(pos) == 3
+
+
+def test_positions_of_three_hands_equal_plain_minimax() -> None:
+    """Three hands (one against two, as in sooli) on random small deals, every side maximising in
+    turn: the kernel always reads four hands, so the missing one must count as empty."""
+    rng = random.Random(5)
+    orders = tuple(tuple((lead + i) % 3 for i in range(3)) for lead in range(3))
+    for _ in range(300):
+        n = rng.randint(2, 4)
+        deck = [1 << (16 * s + r) for s in rng.sample(range(4), 2) for r in rng.sample(range(2, 15), 7)]
+        rng.shuffle(deck)
+        hands = tuple(sum(deck[i * n:(i + 1) * n]) for i in range(3))
+        pos = TrickPosition(hands, orders, (0, 1, 1), rng.randrange(2), rng.randrange(2), rng.randrange(3))
+        assert TrickSolver().value(pos) == plain_tricks(pos), pos
 
 
 def test_top_is_the_highest_card_as_in_bits() -> None:

@@ -73,7 +73,10 @@ class TrickSolver:
         order = np.zeros((4, 4), dtype=np.int64)
         for leader, seats in enumerate(pos.orders):
             order[leader, : len(seats)] = seats
-        return (np.array(pos.hands, dtype=np.int64), order, np.array(pos.sides, dtype=np.int64))
+        # the kernel always reads four hands: a seat outside the play holds no live card
+        hands = np.zeros(4, dtype=np.int64)
+        hands[: len(pos.hands)] = pos.hands
+        return hands, order, np.array(pos.sides, dtype=np.int64)
 
     def _trick_state(self, pos: TrickPosition) -> tuple[int, int, int, int]:
         """Lead suit, best card, its seat, and the table mask of the trick in progress."""

@@ -66,6 +66,7 @@ def position(state: State) -> tuple[TrickPosition, bool]:
     # sooli: the rami side leads; the soloist's partner sits out
     orders = tuple((lead, (lead + 2) % 4, soloist) for lead in range(4))
     hands = [_low_aces(h) for h in hands]
+    hands[(soloist + 2) % 4] = 0  # out of play: its cards are no obstacle to the others' runs
     played = [_low_aces(b) for b in played]
     rami = 1 - soloist % 2
     return TrickPosition(tuple(hands), orders, sides, rami, 1 - rami, leader, tuple(played), 1), True
