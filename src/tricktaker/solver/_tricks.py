@@ -313,7 +313,8 @@ def _lead_scores(hands: np.ndarray, seat: int, lho: int, pd: int, rho: int, m_al
         b = moves[j]
         rrank = _popcount(m_all & (b - 1)) + 2  # 2 for the lowest card
         if b == w or partner_wins:
-            scores[j] = win + rrank + (KILLER_WIN if b == killer else HINT_WIN if b == hint else 0)
+            scores[j] = win + (rrank if b == w or hw != pd else 2 - rrank) \
+                + (KILLER_WIN if b == killer else HINT_WIN if b == hint else 0)
             continue
         elif drop:
             scores[j] = lose + 28 + rrank
