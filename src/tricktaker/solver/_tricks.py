@@ -316,7 +316,7 @@ def _lead_scores(hands: np.ndarray, seat: int, lho: int, pd: int, rho: int, m_al
         b = moves[j]
         rrank = _popcount(m_all & (b - 1)) + 2  # 2 for the lowest card
         if b == w or partner_wins:
-            # to a partner's top card, low first (14 for ranking them above the leader's winners)
+            # to a partner's top card, low first, ranked with or above the leader's own winners
             scores[j] = win + (rrank if b == w or hw != pd else 16 - rrank) \
                 + (KILLER_WIN if b == killer else HINT_WIN if b == hint else 0)
             continue
