@@ -149,6 +149,19 @@ def test_quick_tricks_cash_the_leaders_winners_then_cross_to_partner() -> None:
     assert solver.value(pos) == plain_tricks(pos) == 3
 
 
+def test_second_hand_quick_tricks_cross_to_partner() -> None:
+    """North leads C2; East's CA wins the trick whatever is played, then East cashes DA and D3
+    (South's D4 falls under the ace) and crosses with H3 to West's HA: all four tricks, counted
+    at East's turn without a search."""
+    north, east, south, west = cards("S3 S2 H2"), cards("CA DA D3 H3"), cards("C5 D4 H4 S5"), \
+        cards("C3 HA SA S4")
+    pos = TrickPosition((north, east, south, west), CLOCKWISE, (0, 1, 0, 1), 1, 1, 0, (cards("C2"),))
+    solver = TrickSolver()
+    assert solver.test(pos, 4)
+    assert solver.nodes == 1
+    assert solver.value(pos) == plain_tricks(pos) == 4
+
+
 def test_positions_of_three_hands_equal_plain_minimax() -> None:
     """Three hands (one against two, as in sooli) on random small deals, every side maximising in
     turn: the kernel always reads four hands, so the missing one must count as empty."""

@@ -58,10 +58,10 @@ What makes it fast (each is standard in double-dummy solvers):
   leader's sure tricks first and then the partner's (at most the tricks left:
   the partner plays its other cards to the leader's winners, and has enough of
   them exactly when the two counts fit in the tricks left).  A cut-off pins
-  only the top cards it needed.  The second hand counts them
-  too: when its side holds a card above the card led and the third hand's
-  cards, it wins the trick and then cashes its top cards, which often decides
-  a test one card into the trick.
+  only the top cards it needed.  The second hand counts them too: when its
+  side holds a card above the card led and the third hand's cards, it wins
+  the trick and then cashes its top cards and, with an entry, its partner's,
+  which often decides a test one card into the trick.
 - **No reference counting.**  Every helper of the search is inlined into it,
   and all of it is compiled without Numba's runtime (:func:`._bits.kernel`),
   with the caller owning the arrays (:func:`new_stack`): passing an array to a
@@ -272,8 +272,8 @@ def _lead_scores(hands: np.ndarray, seat: int, lho: int, pd: int, rho: int, m_al
     first, and ahead of the leader's own top cards (it keeps the leader's high
     cards and does not block the suit: 3.5% fewer trick starts on 30 deals
     than the highest card first, ranked with the leader's own top cards).
-    ``seqs`` marks the cards with equivalent cards below them.  On 60 seeded deals this ordering searched about a quarter
-    fewer nodes than the simpler one used for other seatings.
+    ``seqs`` marks the cards with equivalent cards below them.  On 60 seeded
+    deals this ordering searched about a quarter fewer nodes than the simpler one used for other seatings.
     """
     sm = m_all & -m_all
     sm = _suit_mask(_suit_of(sm))
@@ -589,9 +589,12 @@ def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, si
 
     When the second hand or its partner holds a card of the suit led above the card led and
     every card of the third hand there, their side wins this trick whatever is played.  The
-    hand holding that card then leads and cashes its sure tricks in the other suits.  If those
-    decide the target, the trick need not be searched: the winning card and the cashed runs
-    are pinned.
+    hand holding that card then leads and cashes its sure tricks in the other suits, and with
+    an entry to its partner (a card of a suit whose top card the partner holds) the partner's
+    after them, as a leader does in :func:`_enter` (the partner plays its other cards to this
+    trick and to the winner's; the tricks left cap the count).  If those decide the target, the
+    trick need not be searched: the winning card and the cashed runs are pinned.  (The partner's
+    tricks here took 18% off the trick starts of 30 full deals.)
     """
     leader = f[d, F_LEADER]
     seat = order[leader, 1]
@@ -618,6 +621,23 @@ def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, si
         return 1
     if sside != counted and won + rem - q < target:
         f[d, F_RELEVANT] = _pins(live, hands, hh, f[d, F_LEAD_SUIT], won + rem - target) | t
+        return 0
+    # with an entry to its partner (a card of a suit whose top card the partner holds), the
+    # winner cashes its sure tricks and then the partner's, as a leader does (see _enter)
+    pp = mate if hh == seat else seat
+    qp, runp, tops = _runs(live, hands, pp, f[d, F_LEAD_SUIT])
+    entry = False
+    for s in range(4):
+        if tops >> s & 1 and hands[hh] & _suit_mask(s):
+            entry = True
+    if not entry:
+        return -1
+    q = 1 + min(rem - 1, q - 1 + qp)
+    if sside == counted and won + q >= target:
+        f[d, F_RELEVANT] = run | runp | t
+        return 1
+    if sside != counted and won + rem - q < target:
+        f[d, F_RELEVANT] = run | runp | t
         return 0
     return -1
 
