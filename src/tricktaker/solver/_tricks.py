@@ -529,15 +529,17 @@ def _runs(live: int, hands: np.ndarray, seat: int, skip_suit: int) -> tuple[int,
 
 
 @kernel(inline=True)
-def _split_suit(live: int, hands: np.ndarray, seat: int, mate: int) -> int:
+def _split_suit(live: int, hands: np.ndarray, seat: int, mate: int, skip_suit: int) -> int:
     """A suit where ``seat`` holds the top card and its partner ``mate`` the next one, each with
     a second card: both cards (0 if there is none).
 
     ``seat`` cashes its top card and leads a small card to the partner's, which is then the top
     card: one trick more than the top card alone, with the lead passing to the partner, so it
-    is counted after the hand's own sure tricks.
+    is counted after the hand's own sure tricks.  ``skip_suit`` (or -1) is left out.
     """
     for s in range(4):
+        if s == skip_suit:
+            continue
         sm = _suit_mask(s)
         m = live & sm
         t = _top(m)
@@ -591,7 +593,8 @@ def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, si
     every card of the third hand there, their side wins this trick whatever is played.  The
     hand holding that card then leads and cashes its sure tricks in the other suits and its
     next cards of the suit led while they are the top ones (3% fewer trick starts), and with
-    an entry to its partner (a card of a suit whose top card the partner holds) the partner's
+    an entry to its partner (a card of a suit whose top card the partner holds, or a split suit
+    outside the suit led: see :func:`_split_suit`) the partner's
     after them, as a leader does in :func:`_enter` (the partner plays its other cards to this
     trick and to the winner's; the tricks left cap the count).  If those decide the target, the
     trick need not be searched: the winning card and the cashed runs are pinned.  (The partner's
@@ -646,7 +649,11 @@ def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, si
         if tops >> s & 1 and hands[hh] & _suit_mask(s):
             entry = True
     if not entry:
-        return -1
+        split = _split_suit(live, hands, hh, pp, f[d, F_LEAD_SUIT])
+        if not split:
+            return -1
+        qp += 1
+        runp |= split
     if min(rem - 1, q - 1 + qp) >= need:
         f[d, F_RELEVANT] = run | runp | t
         return 1 if sside == counted else 0
@@ -718,7 +725,7 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                         entry = True
                 if not entry:
                     # or the leader's top card over the partner's next one: one more trick
-                    split = _split_suit(live, hands, leader, p)
+                    split = _split_suit(live, hands, leader, p, -1)
                     if split:
                         entry = True
                         qp += 1
@@ -736,7 +743,7 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                     solo = False
             if solo and tsize == 4 and side[order[leader, 2]] == lside:
                 # last, the leader's top card over its partner's next one: one more trick
-                split = _split_suit(live, hands, leader, order[leader, 2])
+                split = _split_suit(live, hands, leader, order[leader, 2], -1)
                 if split:
                     q += 1
                     run |= split
