@@ -162,6 +162,19 @@ def test_second_hand_quick_tricks_cross_to_partner() -> None:
     assert solver.value(pos) == plain_tricks(pos) == 4
 
 
+def test_third_hand_quick_tricks_win_the_trick_and_cross_to_the_leader() -> None:
+    """North led C2 and East played C3; South's CA wins the trick whatever West plays, then
+    South cashes DA and crosses with H3 to North's HA: all three tricks, counted at South's turn
+    without a search."""
+    north, east, south, west = cards("HA S2"), cards("D4 S3"), cards("CA DA H3"), cards("C4 D5 S4")
+    pos = TrickPosition((north, east, south, west), CLOCKWISE, (0, 1, 0, 1), 0, 0, 0,
+                        (cards("C2"), cards("C3")))
+    solver = TrickSolver()
+    assert solver.test(pos, 3)
+    assert solver.nodes == 1
+    assert solver.value(pos) == plain_tricks(pos) == 3
+
+
 def test_positions_of_three_hands_equal_plain_minimax() -> None:
     """Three hands (one against two, as in sooli) on random small deals, every side maximising in
     turn: the kernel always reads four hands, so the missing one must count as empty."""

@@ -58,10 +58,11 @@ What makes it fast (each is standard in double-dummy solvers):
   leader's sure tricks first and then the partner's (at most the tricks left:
   the partner plays its other cards to the leader's winners, and has enough of
   them exactly when the two counts fit in the tricks left).  A cut-off pins
-  only the top cards it needed.  The second hand counts them too: when its
-  side holds a card above the card led and the third hand's cards, it wins
-  the trick and then cashes its top cards and, with an entry, its partner's,
-  which often decides a test one card into the trick.
+  only the top cards it needed.  The second and third hands count them too:
+  when their side holds the card that wins the trick whatever the opponent
+  still to play does, it wins the trick and then cashes its top cards and,
+  with an entry, its partner's, which often decides a test one or two cards
+  into the trick.
 - **No reference counting.**  Every helper of the search is inlined into it,
   and all of it is compiled without Numba's runtime (:func:`._bits.kernel`),
   with the caller owning the arrays (:func:`new_stack`): passing an array to a
@@ -585,33 +586,42 @@ def _pins(live: int, hands: np.ndarray, seat: int, skip_suit: int, need: int) ->
 
 
 @kernel(inline=True)
-def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, side: np.ndarray,
-                 maxside: int, counted: int, target: int) -> int:
-    """Quick tricks for the second hand's side (four-handed tricks): answer at once, or -1.
+def _trick_won(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, side: np.ndarray,
+               maxside: int, counted: int, target: int) -> int:
+    """Quick tricks for the side of the second or third hand (four hands, partners opposite):
+    answer at once, or -1.
 
-    When the second hand or its partner holds a card of the suit led above the card led and
-    every card of the third hand there, their side wins this trick whatever is played.  The
-    hand holding that card then leads and cashes its sure tricks in the other suits and its
-    next cards of the suit led while they are the top ones (3% fewer trick starts), and with
-    an entry to its partner (a card of a suit whose top card the partner holds, or a split suit
-    outside the suit led: see :func:`_split_suit`) the partner's
-    after them, as a leader does in :func:`_enter` (the partner plays its other cards to this
-    trick and to the winner's; the tricks left cap the count).  If those decide the target, the
-    trick need not be searched: the winning card and the cashed runs are pinned.  (The partner's
-    tricks here took 18% off the trick starts of 30 full deals.)
+    When that side holds the card that wins this trick whatever is played (the hand to play
+    or its partner holds a card of the suit led above every card of it still to come from the
+    opponent after it, or, third hand, the partner's card on the table is that card), the hand
+    with that card leads next.  It cashes its sure tricks in the other suits and its next
+    cards of the suit led while they are the top ones (3% fewer trick starts), and with an
+    entry to its partner (a card of a suit whose top card the partner holds, or a split suit
+    outside the suit led: see :func:`_split_suit`) the partner's after them, as a leader does in
+    :func:`_enter` (the partner plays its other cards to this trick and to the winner's; the
+    tricks left cap the count).  If those decide the target, the trick need not be searched: the
+    winning card and the cashed runs are pinned.  On 30 full deals the partner's tricks here
+    took 18% off the trick starts, and the third hand's turn another 5%.
     """
     leader = f[d, F_LEADER]
-    seat = order[leader, 1]
-    mate = order[leader, 3]
-    third = order[leader, 2]
+    pos = f[d, F_POS]
+    seat = order[leader, pos]
+    # the hand to play's partner, and the opponent still to play after it
+    mate = order[leader, 3] if pos == 1 else leader
+    third = order[leader, 2] if pos == 1 else order[leader, 3]
     sside = side[seat]
     if side[mate] != sside or side[third] == sside or (sside == counted) != (sside == maxside):
         return -1
     sm = _suit_mask(f[d, F_LEAD_SUIT])
-    ours = (hands[seat] | hands[mate]) & sm
+    best = f[d, F_BEST]
+    ours = hands[seat] & sm
+    if pos == 1:
+        ours |= hands[mate] & sm
+    elif side[f[d, F_BEST_SEAT]] == sside:
+        ours |= best  # the partner's card is winning so far
     if not ours:
         return -1
-    t = _top(ours | (hands[third] & sm) | f[d, F_BEST])
+    t = _top(ours | (hands[third] & sm) | best)
     if not ours & t:
         return -1
     won = f[d, F_WON]
@@ -623,7 +633,7 @@ def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, si
     # (counted after its other sure tricks, so that a cut-off pins them only when needed)
     q_other = q
     q += 1
-    m = (live & sm) ^ t
+    m = live & sm & ~t
     while m and hands[hh] & _top(m):
         run |= _top(m)
         m ^= _top(m)
@@ -633,7 +643,7 @@ def _second_hand(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, si
     need = target - won - 1 if sside == counted else won + rem - target
     if q - 1 >= need:
         pins = _pins(live, hands, hh, f[d, F_LEAD_SUIT], need) | t
-        m = (live & sm) ^ t
+        m = live & sm & ~t
         while need > q_other:
             pins |= _top(m)
             m ^= _top(m)
@@ -816,8 +826,8 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
         f[d, F_PB] = pb
         f[d, F_PC] = pc
         f[d, F_PD] = pd
-    elif pos == 1 and tsize == 4:
-        ans = _second_hand(f, d, hands, order, side, maxside, counted, target)
+    elif (pos == 1 or pos == 2) and tsize == 4:
+        ans = _trick_won(f, d, hands, order, side, maxside, counted, target)
         if ans >= 0:
             return ans
     seat = order[leader, pos]
