@@ -175,6 +175,19 @@ def test_third_hand_quick_tricks_win_the_trick_and_cross_to_the_leader() -> None
     assert solver.value(pos) == plain_tricks(pos) == 3
 
 
+def test_nolo_orders_the_highest_losing_card_first() -> None:
+    """A side that wants to lose tricks (nolo) follows with its highest card below the card led,
+    then its lower ones, and wins only last; a side that wants tricks wins cheaply first."""
+    north, east, south, west = cards("S2 S3 S4"), cards("C2 C7 CK D5"), cards("C3 C4 H2 H3"), \
+        cards("C5 C6 D2 D3")
+    misere = TrickPosition((north, east, south, west), CLOCKWISE, (0, 1, 0, 1), 0, 1, 0, (cards("C8"),))
+    assert TrickSolver().representatives(misere) == [cards("C7"), cards("C2"), cards("CK")]
+    rami = TrickPosition((north, east, south, west), CLOCKWISE, (0, 1, 0, 1), 1, 1, 0, (cards("C8"),))
+    assert TrickSolver().representatives(rami)[0] == cards("CK")
+    for pos in (misere, rami):
+        assert TrickSolver().value(pos) == plain_tricks(pos)
+
+
 def test_positions_of_three_hands_equal_plain_minimax() -> None:
     """Three hands (one against two, as in sooli) on random small deals, every side maximising in
     turn: the kernel always reads four hands, so the missing one must count as empty."""

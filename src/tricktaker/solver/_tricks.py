@@ -49,6 +49,9 @@ What makes it fast (each is standard in double-dummy solvers):
   card that makes the fourth hand spend its top card; the fourth hand wins as
   cheaply as it can, or plays low when its partner wins; discards come low
   from long suits, sparing a lone top card and the guard of the second card.
+  A side that wants to lose tricks (nolo) orders the other way round: low
+  leads into opponents who must win, the highest card that still loses,
+  high discards (see :func:`moves_of`).
 - **Quick tricks.**  A leader whose side holds the top cards of suits counts
   the sure tricks before searching: its own top cards (and its low cards of a
   suit once those top cards have drawn every other hand's cards there), then
@@ -341,7 +344,8 @@ def _lead_scores(hands: np.ndarray, seat: int, lho: int, pd: int, rho: int, m_al
 @kernel(inline=True)
 def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
              leader: int, pos: int, lead_suit: int, best: int, best_seat: int, table: int,
-             moves: np.ndarray, scores: np.ndarray, killer: int = 0, hint: int = 0) -> int:
+             moves: np.ndarray, scores: np.ndarray, killer: int = 0, hint: int = 0,
+             misere: bool = False) -> int:
     """Fill ``moves`` with the legal cards worth searching, best first; return how many.
 
     One card stands for each run of equivalent cards (no live card between
@@ -351,6 +355,14 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
     ``hint`` (the card a matching table entry names) go early: with four
     hands and partners opposite as bonuses on their scores (DDS's weights), so
     a strong reason in the position can still outrank them; otherwise first.
+
+    ``misere`` says the side to play wants to take few tricks itself (Tuppi's
+    nolo: the counted side minimising its own tricks, or the other side
+    maximising them).  Then the order turns round: lead the lowest card, first
+    into a suit whose every opponent card is higher and last into one the
+    opponents are void in; follow with the highest card that still loses,
+    else (not last) the lowest; discard the highest.  On 10 random 10-card
+    nolo deals this searched about 60% fewer nodes than the trick-winning order.
     """
     seat = order[leader, pos]
     hand = hands[seat]
@@ -423,7 +435,7 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
                 nm += 1
             prev = low
         partner_top = False
-        if pos == 0 and partners:
+        if pos == 0 and partners and not misere:
             _lead_scores(hands, seat, order[leader, 1], order[leader, 2], order[leader, 3], m_all, moves,
                          scores, first, nm, seqs, killer, hint)
         elif pos == 0:
@@ -434,7 +446,28 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
         for j in range(first, nm):
             b = moves[j]
             rank = _index(b) - s * SUIT_BITS
-            if pos == 0 and partners:
+            if misere:
+                # this side wants to lose tricks: lead low, into opponents who must win; duck
+                # with the highest card that loses; discard high
+                if pos == 0:
+                    sc = 100 - rank
+                    opp = 0
+                    for i in range(1, tsize):
+                        if side[order[leader, i]] != side[seat]:
+                            opp |= hands[order[leader, i]] & sm
+                    if opp and not opp & (b - 1):
+                        sc += 30  # every opponent's card of the suit is higher: they must win
+                    elif not opp:
+                        sc -= 40  # the opponents are void: the lead wins for this side
+                elif s != lead_suit:
+                    sc = 100 + rank
+                elif b < best:
+                    sc = 100 + rank
+                elif pos < tsize - 1:
+                    sc = 50 - rank
+                else:
+                    sc = 50 + rank
+            elif pos == 0 and partners:
                 sc = scores[j]  # scored for the whole suit above
             elif pos == 0:
                 if b == top:
@@ -474,7 +507,7 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
             j -= 1
         moves[j + 1] = mv
         scores[j + 1] = sc
-    if pos == 0 and not partners:
+    if pos == 0 and (misere or not partners):
         # the lead that last cut at this depth goes first, then the card that decided a matching
         # position (the other way round searched 1-2% more nodes)
         for first in (hint, killer):
@@ -834,7 +867,8 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
     seat = order[leader, pos]
     f[d, F_HAND] = hands[seat]
     f[d, F_NM] = moves_of(hands, order, tsize, side, leader, pos, f[d, F_LEAD_SUIT], f[d, F_BEST],
-                          f[d, F_BEST_SEAT], f[d, F_TABLE], mv[d], sc, killers[d], hint)
+                          f[d, F_BEST_SEAT], f[d, F_TABLE], mv[d], sc, killers[d], hint,
+                          (side[seat] == counted) != (side[seat] == maxside))
     f[d, F_J] = 0
     f[d, F_RESULT] = 0 if side[seat] == maxside else 1
     return -1

@@ -148,9 +148,11 @@ class TrickSolver:
         hands, order, sides = self._arrays(pos)
         lead_suit, best, best_seat, table = self._trick_state(pos)
         moves = np.empty(13, dtype=np.int64)
+        mine = pos.sides[pos.to_move]
         n = _tricks.moves_of(hands, order, len(pos.orders[pos.leader]), sides, pos.leader,
                              len(pos.played), lead_suit, best, best_seat, table, moves,
-                             np.empty(13, dtype=np.int64))
+                             np.empty(13, dtype=np.int64), 0, 0,
+                             (mine == pos.counted) != (mine == pos.maxside))
         return [int(m) for m in moves[:n]]
 
     @staticmethod
