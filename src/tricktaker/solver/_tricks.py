@@ -410,7 +410,7 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
         length = _popcount(hand & sm)
         m_all = live & sm
         opp_cards = 0
-        if pos == 0 and not partners:
+        if pos == 0 and not partners and not misere:
             # a suit where the opponents hold few cards makes a small tree; a void opponent
             # counts as many cards, for its free choice of discards
             for i in range(1, tsize):
@@ -435,7 +435,12 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
                 nm += 1
             prev = low
         partner_top = False
-        if pos == 0 and partners and not misere:
+        opp = 0  # the opponents' cards of the suit, for a misere lead
+        if pos == 0 and misere:
+            for i in range(1, tsize):
+                if side[order[leader, i]] != side[seat]:
+                    opp |= hands[order[leader, i]] & sm
+        elif pos == 0 and partners:
             _lead_scores(hands, seat, order[leader, 1], order[leader, 2], order[leader, 3], m_all, moves,
                          scores, first, nm, seqs, killer, hint)
         elif pos == 0:
@@ -451,10 +456,6 @@ def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray,
                 # with the highest card that loses; discard high
                 if pos == 0:
                     sc = 100 - rank
-                    opp = 0
-                    for i in range(1, tsize):
-                        if side[order[leader, i]] != side[seat]:
-                            opp |= hands[order[leader, i]] & sm
                     if opp and not opp & (b - 1):
                         sc += 30  # every opponent's card of the suit is higher: they must win
                     elif not opp:
@@ -586,6 +587,24 @@ def _split_suit(live: int, hands: np.ndarray, seat: int, mate: int, skip_suit: i
 
 
 @kernel(inline=True)
+def _partner_tricks(live: int, hands: np.ndarray, seat: int, mate: int, skip_suit: int) -> tuple[int, int]:
+    """The sure tricks of ``seat``'s partner ``mate`` that ``seat`` can reach, and the cards they
+    pin; (-1, 0) without an entry.
+
+    An entry is a card of a suit whose top card the partner holds, or else a split suit (one
+    trick more, see :func:`_split_suit`).  ``skip_suit`` (or -1) is left out.
+    """
+    qp, runp, tops = _runs(live, hands, mate, skip_suit)
+    for s in range(4):
+        if tops >> s & 1 and hands[seat] & _suit_mask(s):
+            return qp, runp
+    split = _split_suit(live, hands, seat, mate, skip_suit)
+    if split:
+        return qp + 1, runp | split
+    return -1, 0
+
+
+@kernel(inline=True)
 def _pins(live: int, hands: np.ndarray, seat: int, skip_suit: int, need: int) -> int:
     """The fewest cards to pin for ``need`` of the sure tricks :func:`_runs` counts.
 
@@ -684,21 +703,10 @@ def _trick_won(f: np.ndarray, d: int, hands: np.ndarray, order: np.ndarray, side
             need -= 1
         f[d, F_RELEVANT] = pins
         return 1 if sside == counted else 0
-    # with an entry to its partner (a card of a suit whose top card the partner holds), the
-    # winner cashes its sure tricks and then the partner's, as a leader does (see _enter)
-    pp = mate if hh == seat else seat
-    qp, runp, tops = _runs(live, hands, pp, f[d, F_LEAD_SUIT])
-    entry = False
-    for s in range(4):
-        if tops >> s & 1 and hands[hh] & _suit_mask(s):
-            entry = True
-    if not entry:
-        split = _split_suit(live, hands, hh, pp, f[d, F_LEAD_SUIT])
-        if not split:
-            return -1
-        qp += 1
-        runp |= split
-    if min(rem - 1, q - 1 + qp) >= need:
+    # with an entry to its partner, the winner cashes its sure tricks and then the partner's, as a
+    # leader does (see _enter)
+    qp, runp = _partner_tricks(live, hands, hh, mate if hh == seat else seat, f[d, F_LEAD_SUIT])
+    if qp >= 0 and min(rem - 1, q - 1 + qp) >= need:
         f[d, F_RELEVANT] = run | runp | t
         return 1 if sside == counted else 0
     return -1
@@ -760,21 +768,8 @@ def _enter(f: np.ndarray, mv: np.ndarray, sc: np.ndarray, d: int, hands: np.ndar
                 p = order[leader, i]
                 if side[p] != lside:
                     continue
-                # the leader cashes its top cards where the partner can follow to them all,
-                # leads a small card to a partner's top card, and the partner cashes its own
-                qp, runp, tops = _runs(live, hands, p, -1)
-                entry = False
-                for s in range(4):
-                    if tops >> s & 1 and hands[leader] & _suit_mask(s):
-                        entry = True
-                if not entry:
-                    # or the leader's top card over the partner's next one: one more trick
-                    split = _split_suit(live, hands, leader, p, -1)
-                    if split:
-                        entry = True
-                        qp += 1
-                        runp |= split
-                if not entry:
+                qp, runp = _partner_tricks(live, hands, leader, p, -1)
+                if qp < 0:
                     continue
                 # the leader cashes all its own sure tricks first while the partner plays its other
                 # cards (it has rem - qp of them), then crosses to the partner's: of the two counts,
