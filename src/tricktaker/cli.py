@@ -394,7 +394,7 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from .solver import SolveError, solve
+    from .solver import SolveError, SolveTimeout, solve
 
     if args.file:
         if args.game:
@@ -424,11 +424,16 @@ def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
     facts = {k: obs[k] for k in ("contract", "declarer", "soloist", "trump", "trick") if obs.get(k)}
     if facts:
         out.print(Text(", ".join(f"{k}: {v}" for k, v in facts.items())))
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise CliError(f"--time-limit must be positive seconds, not {args.time_limit}")
     started = time.perf_counter()
     try:
-        solution = solve(state)
+        solution = solve(state, time_limit=args.time_limit)
     except SolveError as exc:
         raise CliError(str(exc)) from None
+    except SolveTimeout:
+        raise CliError(f"no answer within --time-limit {args.time_limit:g} s "
+                       f"(stopped after {time.perf_counter() - started:.2f} s)") from None
     elapsed = time.perf_counter() - started
     table = Table(box=box.SIMPLE_HEAD)
     table.add_column("action")
@@ -506,6 +511,8 @@ def _build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--seed", type=int, default=1, help="seed of the deal (default 1)")
     solve.add_argument("--moves", metavar="'A; B; ...'",
                        help="actions to apply first, separated by semicolons (e.g. bids)")
+    solve.add_argument("--time-limit", type=float, metavar="SECONDS",
+                       help="give up after this many seconds (Ctrl-C also stops a solve)")
     game_options(solve)
     solve.set_defaults(func=cmd_solve)
 
@@ -574,6 +581,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OptionError, CliError) as exc:
         err.print(Text(f"tricktaker: {exc}", style="red"), soft_wrap=True)
         return 2
+    except KeyboardInterrupt:
+        err.print(Text("tricktaker: interrupted", style="red"))
+        return 130
     return code
 
 

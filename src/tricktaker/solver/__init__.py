@@ -18,23 +18,40 @@ The objective depends on the game (``Solution.units`` names it):
   card points and declaration points from here to the end of the hand.
 
 Each game's adapter lives in its own module; :data:`SOLVERS` maps game names to
-them.  :mod:`.reference` holds a plain minimax over the State API that the
-tests use to check the compiled searches.
+them.  The searches themselves are native code (``_tricks_c`` for Tuppi,
+``_points_c`` for the point games), compiled by the package's build when it is
+installed, so the first solve in a process is as fast as any other.
+:mod:`.reference` holds a plain minimax over the State API that the tests use to
+check them.
+
+A solve can be stopped: ``solve(state, time_limit=2.0)`` raises
+:class:`SolveTimeout` once two seconds have passed, and Ctrl-C interrupts a
+solve running in the main thread (``KeyboardInterrupt``) within a fraction of a
+second.  Either way the solver stays usable: nothing half-searched is kept.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..engine import Action, IllegalActionError, State
 
-__all__ = ["SOLVERS", "Solution", "SolveError", "solve"]
+__all__ = ["SOLVERS", "Solution", "SolveError", "SolveTimeout", "solve"]
 
 
 class SolveError(IllegalActionError):
     """A state the solver cannot work on (not in the play phase, or a game it does not know)."""
+
+
+class SolveTimeout(TimeoutError):
+    """A solve that reached its ``time_limit`` before it had every value.
+
+    A ``TimeoutError``, not a :class:`SolveError`: the state was fine, the time was short.
+    """
 
 
 @dataclass(frozen=True)
@@ -58,29 +75,48 @@ class Solution:
 
 _ONE_AT_A_TIME = threading.Lock()
 """The solvers keep one transposition table and search stack per process, so one solve runs at
-a time: a front end warms the solver up in a background thread while its bots already play,
-and two searches sharing those buffers would read each other's positions."""
+a time: two searches sharing those buffers would read each other's positions.  (The native
+searches release the GIL, so other Python threads run meanwhile.)"""
 
-Solver = Callable[[State], Solution]
+
+class Solver(Protocol):
+    """A game adapter: solves one of its game's states by a ``time.monotonic()`` deadline (or none)."""
+
+    def __call__(self, state: State, deadline: float | None = None) -> Solution: ...
+
+
 SOLVERS: dict[str, Solver] = {}
 """Game name -> the function that solves its states.  Filled by the game adapters below."""
 
 
-def solve(state: State) -> Solution:
+def solve(state: State, time_limit: float | None = None) -> Solution:
     """The value of ``state`` for the side to move, and of each of its legal actions.
 
     Raises :class:`SolveError` (a ``ValueError``) for a state outside the play
-    phase, a finished match, or a game without a solver.  Safe to call from
-    several threads: they take turns (see ``_ONE_AT_A_TIME``).
+    phase, a finished match, or a game without a solver, and
+    :class:`SolveTimeout` when ``time_limit`` seconds pass first (the time spent
+    waiting for another thread's solve counts).  Safe to call from several
+    threads: they take turns (see ``_ONE_AT_A_TIME``).
     """
+    if time_limit is not None and not time_limit > 0:  # (NaN is refused too)
+        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     name = state.game.name
     solver = SOLVERS.get(name)
     if solver is None:
         raise SolveError(f"no solver for {name!r} (solvers: {', '.join(sorted(SOLVERS))})")
     if state.is_over() or state.current_player is None:
         raise SolveError("the match is over: nothing to solve")
-    with _ONE_AT_A_TIME:
-        return solver(state)
+    if deadline is None:
+        _ONE_AT_A_TIME.acquire()
+    elif not _ONE_AT_A_TIME.acquire(timeout=max(0.0, deadline - time.monotonic())):
+        raise SolveTimeout(f"no time left to solve: another solve held the solver for {time_limit} s")
+    try:
+        return solver(state) if deadline is None else solver(state, deadline=deadline)
+    except TimeoutError:
+        raise SolveTimeout(f"the solve did not finish within its time limit of {time_limit} s") from None
+    finally:
+        _ONE_AT_A_TIME.release()
 
 
 def _register() -> None:
