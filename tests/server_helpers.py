@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -34,12 +35,12 @@ class Running:
     """A server in a thread: ``url``, ``http`` (an httpx client), ``app`` and ``stop()``."""
 
     def __init__(self, db: str, workers: int = 0, bot_delay: float = 0.0, rate: float = 1e6,
-                 burst: int = 1_000_000, tables_per_minute: int = 0) -> None:
+                 burst: int = 1_000_000, tables_per_minute: int = 0, bot_time: float = 3.0) -> None:
         """Tests play far faster than people, so the flood limit is off unless asked for."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = create_app(db=db, workers=workers, bot_delay=bot_delay, rate=rate, burst=burst,
-                              warm_up=False, tables_per_minute=tables_per_minute)
+                              warm_up=False, tables_per_minute=tables_per_minute, bot_time=bot_time)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=4 * MAX_MESSAGE, lifespan="on")
         self.server = uvicorn.Server(config)
@@ -73,11 +74,11 @@ class Running:
             connect(f"ws://127.0.0.1:{self.port}/ws/{table_id}", max_size=None, max_queue=None)))
 
 
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, workers: int = 0) -> subprocess.Popen[bytes]:
     """``tricktaker serve`` as a process of its own (to be killed), once it answers."""
     process = subprocess.Popen(
         [sys.executable, "-m", "tricktaker.cli", "serve", "--port", str(port), "--db", db,
-         "--workers", "0", "--bot-delay", "0"],
+         "--workers", str(workers), "--bot-delay", "0"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -147,3 +148,34 @@ def play_to_end(ws: Socket, choose: Any = lambda legal: legal[0], limit: int = 2
         if message["legal"]:
             ws.send({"type": "act", "action": choose(message["legal"]), "seq": message["seq"]})
     raise AssertionError("the match did not end")
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (Linux ``/proc``): a server's bot workers and helpers."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (a zombie, dead but not yet reaped, is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Running, Socket, free_port, play_to_end, running, start_server
+from server_helpers import (
+    Running,
+    Socket,
+    alive,
+    descendants,
+    free_port,
+    play_to_end,
+    running,
+    start_server,
+)
 from sqlalchemy.exc import IntegrityError
 from test_bots_search import VARIANTS
 from websockets.exceptions import ConnectionClosed
@@ -43,7 +52,8 @@ def server(tmp_path: Path) -> Any:
 def test_pages_and_client_files_are_served(server: Running) -> None:
     lobby = server.http.get("/")
     assert lobby.status_code == 200 and "<html" in lobby.text.lower()
-    table = server.http.get("/t/anything")
+    created = server.create()
+    table = server.http.get(f"/t/{created['id']}")
     assert table.status_code == 200 and "<html" in table.text.lower()
     assert server.http.get("/static/cards.js").status_code == 200
     assert server.http.get("/static/no-such-file.js").status_code == 404
@@ -83,7 +93,43 @@ def test_a_bad_table_request_is_refused_with_its_reason(server: Running, body: A
 
 def test_a_body_that_is_not_json_or_too_large_is_refused(server: Running) -> None:
     assert server.http.post("/api/tables", content=b"{nope").status_code == 400
+    nested = server.http.post("/api/tables", content=b"[" * 5000 + b"]" * 5000)
+    assert nested.status_code == 400 and "nested" in nested.json()["error"]
     assert server.http.post("/api/tables", content=b"[" + b" " * 20000 + b"]").status_code == 413
+
+
+@pytest.mark.parametrize(("spec", "needle"), [
+    ("pimc:time=1e9", "time=1e+09 is over this server's limit of 3 s"),
+    ("ismcts:iterations=999999999999", "iterations=1e+12 is over this server's limit"),
+    ("pimc:time=30:worlds=100000000", "is over this server's limit"),
+    ("pimc:worlds=100000000", "worlds=1e+08 is over this server's limit of 1000"),
+    ("pimc:worlds=abc", "worlds must be a whole number"),
+    ("pimc:worlds=0", "worlds must be at least 1"),
+    ("pimc:time=-1", "time must be positive"),
+    ("pimc:time=nan", "time must be a number"),
+    ("pimc:time=inf", "time must be a number"),
+    ("pimc:solve_cards=13", "solve_cards=13 is over this server's limit of 9"),
+    ("pimc:max_candidates=100000", "max_candidates"),
+    ("pimc:rollout=magic", "unknown rollout"),
+    ("ismcts:exploration=-2", "exploration cannot be negative"),
+    ("pimc:", "key=value"),
+])
+def test_a_bot_spec_of_a_wrong_type_or_over_the_servers_limits_is_refused(
+        server: Running, spec: str, needle: str) -> None:
+    """Each of these was accepted, then either stalled every bot of the server (a search
+    of 1e9 s) or failed on every move so that its table was stuck for good."""
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": spec}, {"kind": "human"}, {"kind": "human"}]
+    response = server.http.post("/api/tables", json={"game": "tuppi", "seats": seats})
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("seat 1: ") and needle in response.json()["error"]
+    assert server.http.get("/api/tables").json()["tables"] == []
+
+
+def test_bot_specs_within_the_limits_are_taken_as_they_are(server: Running) -> None:
+    specs = ["pimc:time=0.5:worlds=40", "ismcts:iterations=5000", "pimc:solve_cards=9", "random"]
+    created = server.create("tuppi", specs)
+    info = server.http.get(f"/api/tables/{created['id']}").json()
+    assert [s["bot"] for s in info["seats"]] == specs
 
 
 def test_a_created_table_is_listed_with_public_information_only(server: Running) -> None:
@@ -204,6 +250,33 @@ def test_bad_tokens_and_unknown_tables_are_refused(server: Running) -> None:
     lost = server.ws("nosuchtable")
     lost.send({"type": "join"})
     assert lost.until("error")["code"] == "no_table"
+
+
+def test_the_page_of_a_missing_table_is_not_found(server: Running) -> None:
+    """A wrong or expired link: the page answers 404 (and, joining, hears ``no_table``,
+    which the browser test shows it tells the person)."""
+    missing = server.http.get("/t/nosuchtable")
+    assert missing.status_code == 404 and "<html" in missing.text.lower()
+    created = server.create("tuppi", ["human", "random", "random", "random"], options={"target": 8})
+    assert server.http.get(f"/t/{created['id']}").status_code == 200
+    ws = server.ws(created["id"])
+    ws.join(created["seats"][0]["token"])
+    play_to_end(ws)
+    ws.close()
+    assert server.http.get(f"/t/{created['id']}").status_code == 200  # a finished table still has its page
+
+
+def test_a_deeply_nested_message_is_refused_and_the_connection_lives_on(server: Running) -> None:
+    """Before: a RecursionError in the server's log, the connection closed, no ``error``."""
+    created = server.create()
+    ws = server.ws(created["id"])
+    ws.join()
+    ws.send("[" * 1500 + "]" * 1500)
+    assert ws.until("error")["code"] == "malformed"
+    ws.send('{"type": "why", "action": ' + "[" * 1900 + "]" * 1900 + "}")
+    assert ws.until("error")["code"] == "malformed"
+    ws.send({"type": "ping"})
+    assert ws.until("pong")
 
 
 def test_a_flood_is_refused_and_then_the_connection_closed(tmp_path: Path) -> None:
@@ -405,10 +478,10 @@ def test_bots_resume_after_a_restart(tmp_path: Path) -> None:
 def test_a_slow_bot_does_not_hold_up_other_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real = botpool.decide
 
-    def slow(record: str, seat: int, spec: str, seed: int, seconds: float | None) -> str:
+    def slow(record: str, seat: int, spec: str, seed: int, limits: botpool.BotLimits) -> str:
         if spec == "rules":
             time.sleep(3)
-        return real(record, seat, spec, seed, seconds)
+        return real(record, seat, spec, seed, limits)
 
     monkeypatch.setattr(botpool, "decide", slow)
     with running(str(tmp_path / "t.db")) as srv:
@@ -426,6 +499,103 @@ def test_a_slow_bot_does_not_hold_up_other_tables(tmp_path: Path, monkeypatch: p
                 if message["legal"]:
                     ws.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
         assert time.monotonic() - started < 2.5
+
+
+def test_quick_bots_never_wait_behind_a_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``random`` and ``rules`` decide in a thread of their own: a search (or a worker's
+    warm-up) that takes long holds up search bots only.  Before, one such search made a
+    ``random`` move at another table take 37 s."""
+    real = botpool.decide
+
+    def slow_search(record: str, seat: int, spec: str, seed: int, limits: botpool.BotLimits) -> str:
+        if spec.startswith("pimc"):
+            time.sleep(4)
+        return real(record, seat, spec, seed, limits)
+
+    monkeypatch.setattr(botpool, "decide", slow_search)
+    with running(str(tmp_path / "t.db")) as srv:
+        srv.create("tuppi", ["pimc", "pimc", "pimc", "pimc"])
+        time.sleep(0.3)  # the search is under way
+        quick = srv.create("tuppi", ["human", "random", "rules", "random"])
+        ws = srv.ws(quick["id"])
+        ws.join(quick["seats"][0]["token"])
+        started = time.monotonic()
+        message = ws.until("state")
+        while message["seq"] < 12:
+            if message["legal"]:
+                ws.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
+            message = ws.until("state")
+        assert time.monotonic() - started < 2.5
+
+
+def test_a_broken_or_greedy_stored_bot_neither_sticks_its_table_nor_stalls_others(tmp_path: Path) -> None:
+    """Tables stored before the spec checks existed: ``pimc:worlds=abc`` failed on every
+    try (its table stuck for good, across restarts); ``pimc:time=1e9`` held a worker for
+    ever.  Now the failing bot's move is played by ``rules`` (and logged), and every
+    search is held to the server's time, whatever its spec says."""
+    db = str(tmp_path / "t.db")
+    store = Store(db)
+    options = dict(tt.new_game("tuppi", target=8).options)
+    for table_id, spec in (("broken", "pimc:worlds=abc"), ("greedy", "pimc:time=1e9:worlds=100000000"),
+                           ("quick", "random")):
+        store.add_table(StoredTable(id=table_id, game="tuppi", preset=None, options=options, seed=5,
+                                    seats=[{"kind": "bot", "bot": spec}] * 4))
+    store.close()
+    with running(db, bot_time=0.2) as srv:
+        started = time.monotonic()
+        while srv.http.get("/api/tables/quick/record").status_code != 200:
+            assert time.monotonic() < started + 20, "the random bots' match did not finish"
+            time.sleep(0.1)
+        while srv.http.get("/api/tables/broken").json()["seq"] < 20:
+            assert time.monotonic() < started + 30, "the table whose bot fails is stuck"
+            time.sleep(0.1)
+        greedy = srv.http.get("/api/tables/greedy").json()["seq"]
+        time.sleep(2)  # at 0.2 s a move (not 1e9 s), several moves
+        assert srv.http.get("/api/tables/greedy").json()["seq"] >= greedy + 4
+
+
+def test_search_bots_are_held_to_the_servers_limits_whatever_their_spec() -> None:
+    limits = botpool.BotLimits(time=2.0, worlds=50, iterations=400)
+    assert botpool.capped_options("pimc", {}, limits) == {"time": 2.0}
+    assert botpool.capped_options("pimc", {"time": 9, "worlds": 10**8}, limits) == {"time": 2.0, "worlds": 50}
+    assert botpool.capped_options("pimc", {"time": 0.5}, limits) == {"time": 0.5}
+    capped = botpool.capped_options("ismcts", {"iterations": 10**12}, limits)
+    assert capped == {"time": 2.0, "iterations": 400}
+    assert botpool.capped_options("rules", {}, limits) == {}
+    # a search that would run for minutes stops near the server's time
+    state = tt.new_game("tute").new_match(seed=2)
+    seat = state.current_player
+    assert seat is not None
+    started = time.monotonic()
+    action = botpool.decide(state.to_json(), seat, "pimc:worlds=100000:time=100", 1,
+                            botpool.BotLimits(time=0.3, worlds=10**6))
+    assert time.monotonic() - started < 5
+    assert action in [a.text for a in state.legal_actions()]
+
+
+def test_bot_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:
+    """``kill -9`` gives the server no chance to stop its workers: they notice by
+    themselves (their parent pid changes) and exit, and multiprocessing's resource
+    tracker with them.  Before, two workers of 190 MB each stayed for good."""
+    process = start_server(free_port(), str(tmp_path / "t.db"), workers=2)
+    try:
+        deadline = time.monotonic() + 60
+        while len(helpers := descendants(process.pid)) < 2:  # the two workers, warming up
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
+        time.sleep(1)
+        helpers = descendants(process.pid)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+    deadline = time.monotonic() + 15
+    while left := [pid for pid in helpers if alive(pid)]:
+        if time.monotonic() > deadline:
+            for pid in left:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            raise AssertionError(f"{len(left)} of the server's {len(helpers)} helper processes outlived it")
+        time.sleep(0.2)
 
 
 def test_bots_think_in_worker_processes(tmp_path: Path) -> None:
@@ -615,22 +785,6 @@ def test_the_lobby_lists_the_newest_open_tables_first(
     ids = [server.create()["id"] for _ in range(3)]
     listed = server.http.get("/api/tables").json()
     assert [t["id"] for t in listed["tables"]] == ids[::-1][:2] and listed["more"] == 1
-
-
-def test_search_bots_get_the_servers_time_budget_unless_their_spec_sets_one() -> None:
-    assert botpool.time_budget("pimc", 3.0) == {"time": 3.0}
-    assert botpool.time_budget("ismcts:iterations=50", 2.0) == {"time": 2.0}
-    assert botpool.time_budget("pimc:time=9", 3.0) == {}
-    assert botpool.time_budget("rules", 3.0) == {} and botpool.time_budget("random", 3.0) == {}
-    assert botpool.time_budget("pimc", None) == {}
-    # a search that would run for minutes stops near its budget
-    state = tt.new_game("tute").new_match(seed=2)
-    seat = state.current_player
-    assert seat is not None
-    started = time.monotonic()
-    action = botpool.decide(state.to_json(), seat, "pimc:worlds=100000", 1, 0.3)
-    assert time.monotonic() - started < 5
-    assert action in [a.text for a in state.legal_actions()]
 
 
 def test_a_finished_table_starts_its_next_match_with_the_same_seats_and_links(server: Running) -> None:

@@ -384,10 +384,11 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     if args.workers < 0 or args.bot_delay < 0 or args.tables_per_minute < 0:
         raise CliError("--workers, --bot-delay and --tables-per-minute cannot be negative")
-    if args.bot_time <= 0:
-        raise CliError("--bot-time must be positive seconds")
+    if args.bot_time <= 0 or args.bot_worlds < 1 or args.bot_iterations < 1:
+        raise CliError("--bot-time must be positive seconds; --bot-worlds and --bot-iterations at least 1")
     app = create_app(db=args.db, workers=args.workers, bot_delay=args.bot_delay,
-                     tables_per_minute=args.tables_per_minute, bot_time=args.bot_time)
+                     tables_per_minute=args.tables_per_minute, bot_time=args.bot_time,
+                     bot_worlds=args.bot_worlds, bot_iterations=args.bot_iterations)
     out.print(f"tricktaker: tables at http://{args.host}:{args.port}/ (games kept in {args.db})")
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_MESSAGE, log_level="info")
     return 0
@@ -554,7 +555,12 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                        help="pause before each bot move, so people can follow (default 0.6)")
     serve.add_argument("--bot-time", type=float, default=3.0, metavar="SECONDS",
-                       help="the longest a search bot thinks, unless its spec sets time= (default 3)")
+                       help="the longest a search bot thinks over a move; a spec's time= may ask "
+                            "for less, never more (default 3)")
+    serve.add_argument("--bot-worlds", type=int, default=1000, metavar="N",
+                       help="the most worlds a pimc spec may ask for (default 1000)")
+    serve.add_argument("--bot-iterations", type=int, default=100_000, metavar="N",
+                       help="the most iterations an ismcts spec may ask for (default 100000)")
     serve.add_argument("--tables-per-minute", type=int, default=30, metavar="N",
                        help="new tables one client address may create a minute (default 30; 0: no limit)")
     serve.set_defaults(func=cmd_serve)

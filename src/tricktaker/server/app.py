@@ -24,7 +24,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .botpool import BotPool
+from .botpool import BotLimits, BotPool
 from .store import Store
 from .tables import Table, TableError, Tables, game_catalogue
 
@@ -99,11 +99,14 @@ def error(code: str, message: str) -> dict[str, Any]:
 
 def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0.6,
                rate: float = RATE, burst: int = BURST, warm_up: bool = True,
-               tables_per_minute: int = TABLES_PER_MINUTE, bot_time: float | None = 3.0) -> Starlette:
+               tables_per_minute: int = TABLES_PER_MINUTE, bot_time: float = 3.0,
+               bot_worlds: int = BotLimits.worlds, bot_iterations: int = BotLimits.iterations) -> Starlette:
     """The ASGI app: tables stored in ``db`` (a path or URL), bots in ``workers`` processes,
     each connection limited to ``rate`` messages a second in bursts of ``burst``, each
-    client address to ``tables_per_minute`` new tables (0: no limit); a search bot
-    thinks ``bot_time`` seconds at most unless its spec says otherwise.
+    client address to ``tables_per_minute`` new tables (0: no limit).  A search bot
+    thinks ``bot_time`` seconds at most, whatever its spec says, and a spec asking
+    for more time, more than ``bot_worlds`` worlds or ``bot_iterations`` iterations
+    is refused (:class:`~.botpool.BotLimits`).
 
     With ``warm_up`` the bot workers load (or, on a fresh install, compile) the
     solver at start, so the first ``pimc`` bot does not keep a table waiting
@@ -117,10 +120,10 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = BotPool(workers)
+        pool = BotPool(workers, BotLimits(time=bot_time, worlds=bot_worlds, iterations=bot_iterations))
         if warm_up and workers > 0:
             pool.warm_up()
-        manager = Tables(Store(db), pool, bot_delay, bot_time)
+        manager = Tables(Store(db), pool, bot_delay)
         app.state.tables = manager
         await manager.start()
         yield
@@ -130,7 +133,10 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return FileResponse(STATIC / "index.html")
 
     async def table_page(request: Request) -> Response:
-        return FileResponse(STATIC / "table.html")
+        # the same page either way: for a missing table it says so and offers the lobby
+        # (the answer to its join), and the status tells link checkers and crawlers
+        found = await tables(request).exists(request.path_params["id"])
+        return FileResponse(STATIC / "table.html", status_code=200 if found else 404)
 
     async def games(request: Request) -> Response:
         return JSONResponse(game_catalogue())
@@ -155,8 +161,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             return JSONResponse({"error": f"a table request is at most {MAX_BODY} bytes"}, 413)
         try:
             payload = json.loads(body)
-        except ValueError:
-            return JSONResponse({"error": "the body is not JSON"}, 400)
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than any real request
+            return JSONResponse({"error": "the body is not JSON (or is nested too deep)"}, 400)
         try:
             table, tokens = await tables(request).create(payload)
         except TableError as exc:
@@ -236,8 +242,14 @@ class Session:
                 if len(text) > MAX_MESSAGE:
                     await self.client.send(error("too_large", f"a message is at most {MAX_MESSAGE} bytes"))
                     continue
-                await self.handle(text)
-        except WebSocketDisconnect:
+                try:
+                    await self.handle(text)
+                except ConnectionError:
+                    raise
+                except Exception:  # a bug must cost one answer, not the connection
+                    log.exception("message at table %s failed", self.table.id if self.table else "-")
+                    await self.client.send(error("internal", "the server could not handle that message"))
+        except (WebSocketDisconnect, ConnectionError):
             pass
         finally:
             if self.table is not None:
@@ -247,8 +259,10 @@ class Session:
     async def handle(self, text: str) -> None:
         try:
             message = json.loads(text)
-        except ValueError:
-            await self.client.send(error("malformed", "a message is one JSON object"))
+        except (ValueError, RecursionError):
+            # RecursionError: "[" * 1500 fits in 4 KiB and is deeper than the parser's
+            # stack; left uncaught it closed the connection without an answer
+            await self.client.send(error("malformed", "a message is one JSON object, not nested deeply"))
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             await self.client.send(error("malformed", "a message is a JSON object with a 'type'"))

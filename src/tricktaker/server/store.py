@@ -175,6 +175,11 @@ class Store:
                     by_id[table_id].actions.append((seat, text))
         return found
 
+    def has_table(self, table_id: str) -> bool:
+        """Whether the table was ever created (a page for a wrong link answers 404)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(tables.c.id).where(tables.c.id == table_id)).first() is not None
+
     def load_table(self, table_id: str) -> StoredTable | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()

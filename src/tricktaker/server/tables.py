@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from .. import GAMES, new_game
-from ..bots import BOTS, parse_bot
+from ..bots import BOTS
 from ..cards import Deck
 from ..engine import Game, IllegalActionError, OptionError, State
-from .botpool import BotPool
+from .botpool import BotPool, check_spec
 from .store import Store, StoredTable
 
 __all__ = ["Client", "Table", "TableError", "Tables"]
@@ -163,16 +163,14 @@ class Tables:
     """Every open table of one server, its storage and its bots.
 
     ``bot_delay`` is a pause before each bot move, so people can follow the
-    play; benchmarks and tests set it to 0.  ``bot_time`` bounds a search
-    bot's thinking (seconds, for specs that set no ``time`` of their own).
+    play; benchmarks and tests set it to 0.  The pool's
+    :class:`~.botpool.BotLimits` bound every bot spec a table may seat.
     """
 
-    def __init__(self, store: Store, bots: BotPool, bot_delay: float = 0.6,
-                 bot_time: float | None = 3.0) -> None:
+    def __init__(self, store: Store, bots: BotPool, bot_delay: float = 0.6) -> None:
         self.store = store
         self.pool = bots
         self.bot_delay = bot_delay
-        self.bot_time = bot_time
         self.tables: dict[str, Table] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="tricktaker-db")
         self._pending: list[tuple[Row, asyncio.Future[None]]] = []
@@ -252,7 +250,7 @@ class Tables:
             game = new_game(name, preset=preset, **options)
         except (OptionError, TypeError, ValueError) as exc:
             raise TableError("bad_request", str(exc)) from None
-        seats = self._seats(request.get("seats"), game.num_players)
+        seats = self._seats(request.get("seats"), game)
         tokens: list[str | None] = []
         for info in seats:
             token = secrets.token_urlsafe(18) if info["kind"] == "human" else None
@@ -295,8 +293,9 @@ class Tables:
             await self._send_all(table, lambda _seat: {"type": "rematch", "id": next_id})
         return await self.find(next_id)
 
-    @staticmethod
-    def _seats(seats: Any, players: int) -> list[dict[str, Any]]:
+    def _seats(self, seats: Any, game: Game) -> list[dict[str, Any]]:
+        """The seats of a table request, each bot's spec checked against this server's limits."""
+        players = game.num_players
         if not isinstance(seats, list) or len(seats) != players:
             raise TableError("bad_request", f"this game needs a list of {players} seats")
         out = []
@@ -305,11 +304,8 @@ class Tables:
             if kind == "human":
                 out.append({"kind": "human", "bot": None})
             elif kind == "bot":
-                spec = seat.get("bot")
-                if not isinstance(spec, str):
-                    raise TableError("bad_request", f"seat {i}: a bot seat names its bot")
                 try:
-                    parse_bot(spec)
+                    spec = check_spec(seat.get("bot"), game.name, self.pool.limits)
                 except ValueError as exc:
                     raise TableError("bad_request", f"seat {i}: {exc}") from None
                 out.append({"kind": "bot", "bot": spec})
@@ -330,6 +326,12 @@ class Tables:
             raise TableError("no_table", f"no table {table_id!r}")
         table = Table.rebuild(stored)
         return self.tables.setdefault(table_id, table) if keep else table
+
+    async def exists(self, table_id: str) -> bool:
+        """Whether there is a table ``table_id``, open or finished (without replaying it)."""
+        if table_id in self.tables:
+            return True
+        return await self._in_db(self.store.has_table, table_id)
 
     async def finished_record(self, table_id: str) -> str:
         """The record of a match that is over (before that it would show hidden cards)."""
@@ -436,7 +438,7 @@ class Tables:
                 await asyncio.sleep(self.bot_delay)
             spec = table.stored.seats[seat]["bot"]
             seed = random.Random(f"{table.stored.seed}:{seat}:{seq}").randrange(2**31)
-            action = await self.pool.decide(table.state.to_json(), seat, spec, seed, self.bot_time)
+            action = await self.pool.decide(table.state.to_json(), seat, spec, seed)
             table.bot_task = None  # so that act() can schedule the next bot
             await self.act(table, seat, action, seq)
         except asyncio.CancelledError:

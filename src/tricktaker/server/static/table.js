@@ -32,6 +32,7 @@ const S = {
   ws: null,
   retryMs: 500,
   everConnected: false,
+  gone: false, // the server has no such table: nothing to reconnect to
   resultShownFor: null,
 };
 
@@ -66,7 +67,7 @@ function connect() {
     if (S.ws !== ws) return;
     S.ws = null;
     S.pending = false;
-    scheduleReconnect();
+    if (!S.gone) scheduleReconnect();
   };
 }
 
@@ -86,6 +87,16 @@ function send(msg) {
 }
 
 setInterval(() => send({ type: "ping" }), 25000); // keeps idle proxies from closing the socket
+
+/** The table does not exist: stop reconnecting and point to the lobby. */
+function showGone() {
+  S.gone = true;
+  if (S.ws) S.ws.close();
+  const box = $("gone");
+  box.querySelector("p").textContent = t("noTable");
+  box.hidden = false;
+  setConn("");
+}
 
 function setConn(text) {
   const el = $("conn");
@@ -145,6 +156,11 @@ function onError(msg) {
     return;
   }
   S.pendingWhy = false;
+  if (msg.code === "no_table") {
+    // A wrong or expired link: say so and offer the lobby, rather than "Connecting…" forever.
+    showGone();
+    return;
+  }
   if (msg.code === "bad_token") {
     // Watch instead of failing: the table is still worth seeing.
     showMessage(t("err_bad_token"), "error");
@@ -803,7 +819,7 @@ async function copy(btn) {
 function main() {
   applyStatic();
   mountLangSelect($("lang"));
-  onLangChange(() => { applyStatic(); renderInvites(); render(); });
+  onLangChange(() => { applyStatic(); renderInvites(); render(); if (S.gone) showGone(); });
   $("last-trick-btn").addEventListener("click", toggleLastTrick);
   $("last-trick-pop").addEventListener("click", () => { $("last-trick-pop").hidden = true; });
   $("history-btn").addEventListener("click", () => {
