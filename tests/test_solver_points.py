@@ -340,3 +340,81 @@ def test_kernel_steps_follow_the_engine(variant: str) -> None:
             after = adapter.position(state)
             assert fields(pos, rows[1]) == fields(after, after.row), action
             assert kernel_moves(pos, rows[1]) == set(after.codes.values()), action
+
+
+# -- the native kernel: time limits, and arguments it must refuse --------------------------------
+
+
+def test_a_time_limit_stops_a_full_deal_and_leaves_the_table_fit_for_the_next_solve() -> None:
+    """A full Tute pairs deal with a millisecond left stops with TimeoutError at once; the next
+    solves (an endgame against minimax, and the full deal without a limit, twice over) are
+    unaffected by the stopped search's table entries."""
+    import time
+
+    from tricktaker.solver import tute as adapter
+    from tricktaker.solver.points import PointSolver, first_play
+
+    state = first_play(tt.new_game("tute").new_hand(seed=2), random.Random(2))
+    solver = PointSolver(table_bits=16)
+    reference = PointSolver(table_bits=16).values(adapter.position(state))
+    start = time.monotonic()
+    with pytest.raises(TimeoutError):
+        solver.values(adapter.position(state), deadline=time.monotonic() + 0.001)
+    assert time.monotonic() - start < 0.5
+    with pytest.raises(TimeoutError):
+        solver.values(adapter.position(state), deadline=time.monotonic() - 1)
+    assert solver.values(adapter.position(state)) == reference
+    with pytest.raises(TimeoutError):
+        tute_solver.solve_tute(state, deadline=time.monotonic() + 0.002)
+    for endgame in endgames("tute-pairs", 3, 3, seed=70):
+        check_against_minimax(endgame)
+    assert solve(state).values == tute_solver.solve_tute(state).values
+
+
+def test_bad_arrays_are_refused_not_crashed_on() -> None:
+    """Wrong shapes, item sizes and impossible rows give TypeError or ValueError."""
+    state = next(endgames("marjapussi", 1, 3))
+    pos = marriage_solver.position(state)
+    rows, moves, scores, work = K.new_stack()
+    keys, bounds, stats = K.new_table(8)
+    out = np.zeros(K.MAX_MOVES, dtype=np.int64), np.zeros(K.MAX_MOVES, dtype=np.int64)
+    rows[0] = pos.row
+
+    def call(**change: object) -> int:
+        args = dict(S=rows, R=pos.rules, C=pos.cards, SD=pos.suits, ST=pos.stock, TK=keys, TB=bounds,
+                    M=moves, SC=scores, W=work, stats=stats, om=out[0], ov=out[1])
+        args.update(change)
+        return K.root_values(*args.values(), 0.0, False)
+
+    assert call() > 0
+    bad: list[dict[str, object]] = [
+        {"S": rows[:1]}, {"S": rows.astype(np.int32)}, {"S": rows[:, :20]}, {"S": rows.T},
+        {"R": pos.rules[:10]}, {"C": pos.cards[:3]}, {"C": pos.cards.astype(np.float64)},
+        {"SD": np.zeros(3, dtype=np.int64)}, {"TK": keys[:3]}, {"TB": bounds.astype(np.int64)},
+        {"TB": bounds[:10]}, {"M": moves[:, :5]}, {"W": work[:, :8]}, {"stats": stats[:1]},
+        {"om": out[0][:3]}, {"S": [[0] * K.ROW] * 3}, {"R": None}, {"S": rows.tobytes()},
+    ]
+    for change in bad:
+        with pytest.raises((TypeError, ValueError)):
+            call(**change)
+    for field, value in ((K.F_TURN, 7), (K.F_TURN, -1), (K.F_SP, 99), (K.F_TRUMP, 9), (K.F_PHASE, 5)):
+        broken = pos.row.copy()
+        broken[field] = value
+        rows[0] = broken
+        with pytest.raises(ValueError):
+            call()
+    rows[0] = pos.row
+    for index, value in ((K.R_N, 9), (K.R_STOCKLEN, 40), (K.R_SIDE, 5)):
+        rules = pos.rules.copy()
+        rules[index] = value
+        with pytest.raises(ValueError):
+            call(R=rules)
+    two = np.zeros((2, K.ROW), dtype=np.int64)
+    two[0] = pos.row
+    with pytest.raises(ValueError):
+        K.apply(two, 1, 0, pos.rules, pos.cards, pos.suits, pos.stock)
+    with pytest.raises(ValueError):
+        K.apply(two, 0, 500, pos.rules, pos.cards, pos.suits, pos.stock)
+    with pytest.raises(ValueError):
+        K.gen_moves(rows, K.MAX_DEPTH, pos.rules, pos.cards, pos.suits, moves, scores, work, -1, True)
+    assert call() > 0

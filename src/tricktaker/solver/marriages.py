@@ -54,10 +54,10 @@ ORDER = {"free": 0, "ordered": 1, "whole_first": 2}
 SUIT_BY_LETTER = {s.letter: s.index for s in PIQUET_36.suits}
 
 
-def solve_marriages(state: State) -> Solution:
+def solve_marriages(state: State, deadline: float | None = None) -> Solution:
     """The value of a Marjapussi-family or Huutopussi state in the play phase for the side to move."""
     units = HUUTOPUSSI_UNITS if isinstance(state, HuutopussiState) else FAMILY_UNITS
-    return solution(state, position(state), units)
+    return solution(state, position(state), units, deadline)
 
 
 def side_of(state: State, seat: int) -> int:

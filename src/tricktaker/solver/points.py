@@ -18,6 +18,7 @@ is the adapter's business and is written in its module docstring.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -172,21 +173,33 @@ class PointSolver:
     def __init__(self, table_bits: int = 19) -> None:
         self._keys, self._bounds, self._stats = K.new_table(table_bits)
         self._rows, self._moves, self._scores, self._work = K.new_stack()
+        self._out = (np.zeros(K.MAX_MOVES, dtype=np.int64), np.zeros(K.MAX_MOVES, dtype=np.int64))
 
     @property
     def nodes(self) -> int:
         """Search nodes visited since the solver was made."""
         return int(self._stats[K.S_NODES])
 
-    def values(self, pos: PointPosition) -> dict[int, int]:
-        """The maximiser's gain from here after each legal move, by kernel move code."""
+    def values(self, pos: PointPosition, deadline: float | None = None) -> dict[int, int]:
+        """The maximiser's gain from here after each legal move, by kernel move code.
+
+        ``deadline`` (a :func:`time.monotonic` instant) stops the search with
+        :class:`TimeoutError` when it passes; Ctrl-C stops it with
+        :class:`KeyboardInterrupt` when called from the main thread.  A stopped
+        search leaves the table fit for the next one.
+        """
         self._stats[K.S_GEN] += 1  # a new objective: forget every stored bound
         self._rows[0, :] = pos.row
-        out_moves = np.zeros(K.MAX_MOVES, dtype=np.int64)
-        out_values = np.zeros(K.MAX_MOVES, dtype=np.int64)
+        time_left = 0.0
+        if deadline is not None:
+            time_left = deadline - time.monotonic()
+            if time_left <= 0:
+                raise TimeoutError("the search reached its time limit")
+        signals = threading.current_thread() is threading.main_thread()
+        out_moves, out_values = self._out
         n = K.root_values(self._rows, pos.rules, pos.cards, pos.suits, pos.stock,
                           self._keys, self._bounds, self._moves, self._scores, self._work,
-                          self._stats, out_moves, out_values)
+                          self._stats, out_moves, out_values, time_left, signals)
         return {int(out_moves[j]): int(out_values[j]) for j in range(n)}
 
 
@@ -200,9 +213,13 @@ def shared_solver() -> PointSolver:
     return _SOLVER[0]
 
 
-def solution(state: State, pos: PointPosition, units: str) -> Solution:
-    """Solve ``pos`` (built from ``state``) and give each of the state's legal actions its value."""
-    values = shared_solver().values(pos)
+def solution(state: State, pos: PointPosition, units: str, deadline: float | None = None) -> Solution:
+    """Solve ``pos`` (built from ``state``) and give each of the state's legal actions its value.
+
+    ``deadline`` (a :func:`time.monotonic` instant, or None) stops the search
+    with :class:`TimeoutError` once it passes.
+    """
+    values = shared_solver().values(pos, deadline)
     legal = state.legal_actions()
     out: dict[Action, int] = {}
     for action in legal:
@@ -226,8 +243,7 @@ def bench_points(rounds: int = 20, seed: int = 1,
     from the same seed.  ``variants`` picks names of :data:`BENCH_VARIANTS`
     (default: all; habanero and avomarjapussi deals take minutes each).
     Returns ``(variant, first call in s, median of the other calls in s)``;
-    the first call of the run includes compiling the kernel unless Numba's
-    cache has it, and allocating the table.
+    the first call of the run includes allocating the table.
     """
     import tricktaker as tt
 

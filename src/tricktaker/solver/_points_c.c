@@ -1,0 +1,1293 @@
+/* The native search for the point games: alpha-beta over card points, calls included.
+ *
+ * A C port of the search formerly compiled with Numba (see the docstring of _points.py for the
+ * data layout: position rows S, rules R, card tables C, suit tables SD, stock ST, transposition
+ * table TK/TB, the stack M/SC/W and the stats vector).  One kernel serves Tute, the Marjapussi
+ * family and Huutopussi; what differs between them is data, not code.
+ *
+ * Every array argument is checked (size, item size) before use, and every index the search
+ * computes from the position's data is kept inside its array, so a wrong argument raises
+ * TypeError or ValueError rather than crashing the process.
+ */
+#include "_kernel.h"
+
+/* -- layout (the Python shim checks these against its own constants at import) ------------- */
+
+enum {
+    F_HANDS = 0, F_SP = 4, F_UP = 5, F_LEADER = 6, F_POS = 7, F_TURN = 8, F_LSUIT = 9,
+    F_BLED = 10, F_BLSEAT = 11, F_BTR = 12, F_BTSEAT = 13, F_TABLE = 14, F_TPTS = 15,
+    F_TPIPS = 16, F_TRUMP = 17, F_DECL = 18, F_GONE = 19, F_PHASE = 20, F_CANCALL = 21,
+    F_LT1 = 22, F_LT2 = 23, F_ASKED = 24, F_WHOLE = 26, F_SANG = 28, F_WIN20 = 30,
+    F_ASKER = 31, F_ASKKIND = 32, F_WANTED = 33, F_PENDING = 34, F_PIPDIFF = 35,
+    F_LAST20 = 36, F_DONE = 37, F_GONEPTS = 38, F_GONEPIPS = 39, ROW = 40
+};
+enum { PH_PLAY = 0, PH_ANSWER = 1, PH_DECLARE = 2 };
+enum {
+    R_N = 0, R_DIR = 1, R_STYLE = 2, R_MUSTOVER = 3, R_PEXC = 4, R_FREE = 5, R_PARTNERS = 6,
+    R_ORDER = 7, R_LFM = 8, R_OWNLEAD = 9, R_MARRY = 10, R_LAST = 11, R_PIPVAL = 12,
+    R_TUTE = 13, R_MAXSIDE = 14, R_STOCKLEN = 15, R_CALLSTOCK = 16, R_EXCH = 17, R_KINGS = 18,
+    R_KNIGHTS = 19, R_TOTALPTS = 20, R_SIDE = 21, R_DECK = 25, R_SPECIAL = 26,
+    R_TOTALPIPS = 27, R_DOWN = 28, R_RELATIVE = 32, R_SIZE = 40
+};
+enum { STYLE_TUTE = 0, STYLE_ACE_TEN = 1 };
+enum { MARRY_TUTE = 0, MARRY_FIRST_TRUMPS = 1, MARRY_EVERY_TRUMPS = 2 };
+enum { C_PTS = 0, C_PIPS = 1, C_UNDER = 2, C_EXCH = 3, C_WEIGHT = 4, C_STOCK = 5, C_CLASS = 6,
+       C_ROWS = 7, C_COLS = 64 };
+enum { SD_PAIR = 0, SD_MVAL = 1, SD_ROWS = 2 };
+enum {
+    MV_DECLARE = 64, MV_ASK_WHOLE = 68, MV_ASK_HALF = 72, MV_ANSWER = 76, MV_ANSWER_NO = 80,
+    MV_TUTE = 81, MV_EXCHANGE = 82, MV_PASS = 83, MAX_MOVES = 48, MAX_DEPTH = 160
+};
+enum { KEY_WORDS = 6, TB_LB = 0, TB_UB = 1, TB_MOVE = 2, TB_GEN = 3, TB_WORDS = 4 };
+enum { S_NODES = 0, S_GEN = 1, STATS = 4, W_COLS = 40 };
+#define INF ((i64)1 << 20)
+
+/* -- the search's context ---------------------------------------------------------------- */
+
+typedef struct {
+    i64 *S;          /* rows [depth][ROW] */
+    const i64 *R;    /* [R_SIZE] */
+    const i64 *C;    /* [C_ROWS][64] */
+    const i64 *SD;   /* [2][4] */
+    const i64 *ST;   /* [stocklen or 1] */
+    i64 *TK;         /* [size][KEY_WORDS] */
+    int32_t *TB;     /* [size][TB_WORDS] */
+    i64 *M, *SC, *W; /* [depth][MAX_MOVES], [depth][MAX_MOVES], [depth][W_COLS] */
+    u64 tmask;       /* table size - 1 */
+    i64 gen;         /* the table's generation (stats[S_GEN]) */
+    u64 nodes;
+    int depth;       /* rows in S, M, SC, W */
+    int stop;        /* 1: time out or interrupt; 2: too deep */
+    tt_watch *watch;
+} Ctx;
+
+#define S_(d, f) (x->S[(size_t)(d) * ROW + (f)])
+#define R_(k) (x->R[(k)])
+#define C_(k, i) (x->C[(k) * C_COLS + ((i) & 63)])
+#define SD_(k, s) (x->SD[(k) * 4 + ((s) & 3)])
+#define M_(d, j) (x->M[(size_t)(d) * MAX_MOVES + (j)])
+#define SC_(d, j) (x->SC[(size_t)(d) * MAX_MOVES + (j)])
+#define W_(d, j) (x->W[(size_t)(d) * W_COLS + (j)])
+/* a seat or side read from data, kept inside its array */
+#define SEAT(v) ((int)((v) & 3))
+
+/* The position of a single bit (as popcount(bit - 1), defined for 0 too: 64). */
+TT_INLINE int idx(i64 bit) { return popcount(bit - 1); }
+
+TT_INLINE i64 smask(i64 suit) { return suit_mask((int)(suit & 3)); }
+
+/* -- small helpers --------------------------------------------------------------------------- */
+
+/* The cards of bit's suit that beat it (strength layout). */
+TT_INLINE i64 beats(i64 bit) {
+    return smask(idx(bit) >> 4) & ~((i64)((u64)bit << 1) - 1);
+}
+
+/* Cards still to be drawn, Tute's upcard included. */
+TT_INLINE i64 stock_left(const Ctx *x, int d) {
+    i64 left = R_(R_STOCKLEN) - S_(d, F_SP);
+    if (S_(d, F_UP) != 0) left += 1;
+    return left;
+}
+
+/* The seat winning the trick on the table so far. */
+TT_INLINE int winner_of(const Ctx *x, int d) {
+    return SEAT(S_(d, F_BTR) != 0 ? S_(d, F_BTSEAT) : S_(d, F_BLSEAT));
+}
+
+TT_INLINE int next_seat(const Ctx *x, int seat) {
+    return (int)((seat + R_(R_DIR) + R_(R_N)) % R_(R_N));
+}
+
+TT_INLINE int is_max(const Ctx *x, int seat) { return R_(R_SIDE + SEAT(seat)) == R_(R_MAXSIDE); }
+
+/* -- duties ------------------------------------------------------------------------------- */
+
+/* The cards the seat to move may play: the first duty tier its cards meet. */
+static i64 legal_cards(const Ctx *x, int d) {
+    int seat = SEAT(S_(d, F_TURN));
+    i64 cards = S_(d, seat);
+    if (S_(d, F_POS) == 0) {
+        i64 t1 = S_(d, F_LT1);
+        if (t1 != 0) {
+            if (cards & t1) return cards & t1;
+            i64 t2 = S_(d, F_LT2);
+            if (cards & t2) return cards & t2;
+        }
+        return cards;
+    }
+    if (R_(R_FREE) != 0 && stock_left(x, d) > 0) return cards;
+    i64 lead = smask(S_(d, F_LSUIT));
+    i64 trump = S_(d, F_TRUMP);
+    i64 tm = trump >= 0 ? smask(trump) : 0;
+    i64 bt = S_(d, F_BTR);
+    int partner_wins = R_(R_N) == 4 && winner_of(x, d) % 2 == seat % 2;
+    i64 v;
+    if (R_(R_STYLE) == STYLE_TUTE) {
+        if (R_(R_PEXC) != 0 && partner_wins) return (cards & lead) ? (cards & lead) : cards;
+        v = cards & beats(S_(d, F_BLED));
+        if (v) return v;
+        v = cards & lead;
+        if (v) return v;
+        if (tm != lead) {
+            if (bt != 0 && (R_(R_N) == 2 || R_(R_MUSTOVER) != 0)) {
+                v = cards & beats(bt);
+                if (v) return v;
+            }
+            v = cards & tm;
+            if (v) return v;
+        }
+        return cards;
+    }
+    int beat = !(R_(R_PEXC) != 0 && R_(R_PARTNERS) != 0 && partner_wins);
+    if (bt != 0 && tm != lead) {
+        v = cards & lead;
+        if (v) return v;
+        if (beat) {
+            v = cards & beats(bt);
+            if (v) return v;
+        }
+        v = cards & tm;
+        if (v) return v;
+        return cards;
+    }
+    if (beat) {
+        v = cards & beats(S_(d, F_BLED));
+        if (v) return v;
+    }
+    v = cards & lead;
+    if (v) return v;
+    if (tm != 0 && tm != lead) {
+        v = cards & tm;
+        if (v) return v;
+    }
+    return cards;
+}
+
+/* Each legal card (W[d][k]) and the card that stands for it (W[d][16 + k]: itself unless
+ * merge); return how many.  Cards merge into a run when they are the seat's own legal cards,
+ * adjacent among the live cards of their suit, with equal points and pips and no part in a
+ * call; the run's lowest card stands for all. */
+static int play_reps(Ctx *x, int d, i64 legal, int merge) {
+    i64 live = R_(R_DECK) & ~S_(d, F_GONE);
+    i64 special = R_(R_SPECIAL);
+    for (int s = 0; s < 4; s++)
+        if (!((S_(d, F_DECL) >> s) & 1)) special |= SD_(SD_PAIR, s);
+    int n = 0;
+    for (int s = 0; s < 4; s++) {
+        i64 mine = legal & suit_mask(s);
+        if (mine == 0) continue;
+        i64 m = live & suit_mask(s);
+        i64 run = 0;
+        while (m && n < 16) {
+            i64 low = m & -m;
+            m ^= low;
+            if (!(mine & low)) {
+                run = 0;
+                continue;
+            }
+            int i = idx(low);
+            int plain = merge && !(special & low) && C_(C_UNDER, i) == 0;
+            if (plain && run != 0) {
+                int j = idx(run);
+                if (C_(C_PTS, i) == C_(C_PTS, j) && C_(C_PIPS, i) == C_(C_PIPS, j)) {
+                    W_(d, n) = low;
+                    W_(d, 16 + n) = run;
+                    n++;
+                    continue;
+                }
+            }
+            W_(d, n) = low;
+            W_(d, 16 + n) = low;
+            n++;
+            run = plain ? low : 0;
+        }
+    }
+    return n;
+}
+
+/* -- calls ---------------------------------------------------------------------------------- */
+
+TT_INLINE int four_of(i64 hand, i64 rank) { return popcount(hand & rank) == 4; }
+
+/* Tute: append the declarations seat may make (tute, las cuarenta, veintes).  Without
+ * all_sings the minimising side's cantes are left out, and veintes follow suit order. */
+static int tute_decls(Ctx *x, int d, int seat, int all_sings, int nm) {
+    i64 hand = S_(d, seat);
+    if (R_(R_TUTE) != 0 && (four_of(hand, R_(R_KINGS)) || four_of(hand, R_(R_KNIGHTS))))
+        M_(d, nm++) = MV_TUTE;
+    if (!all_sings && !is_max(x, seat)) return nm;
+    i64 trump = S_(d, F_TRUMP);
+    int side = (int)(R_(R_SIDE + seat) & 1);
+    for (int s = 0; s < 4; s++) {
+        i64 pair = SD_(SD_PAIR, s);
+        if ((hand & pair) != pair || ((S_(d, F_DECL) >> s) & 1)) continue;
+        if (s == trump) {
+            i64 blocked = R_(R_N) == 2 ? S_(d, F_WIN20) : S_(d, F_SANG + side);
+            if (blocked == 0) M_(d, nm++) = MV_DECLARE + s;
+        } else if (all_sings || s > S_(d, F_LAST20)) {
+            M_(d, nm++) = MV_DECLARE + s;
+        }
+    }
+    return nm;
+}
+
+/* Whether marriages are little ones now (the Marjapussi family once trumps are made, without
+ * a lead rule after marriages). */
+TT_INLINE int little_ones(const Ctx *x, int d) {
+    return R_(R_MARRY) == MARRY_FIRST_TRUMPS && S_(d, F_TRUMP) >= 0 && R_(R_LFM) == 0;
+}
+
+/* The Marjapussi family and Huutopussi: append the calls seat may make now. */
+static int family_calls(Ctx *x, int d, int seat, int root, int nm) {
+    if (!root && little_ones(x, d) && !is_max(x, seat)) return nm;
+    i64 partner = R_(R_PARTNERS) != 0 ? S_(d, (seat + 2) % 4) : 0;
+    i64 cards = S_(d, seat);
+    int side = (int)(R_(R_SIDE + seat) & 1);
+    i64 order = R_(R_ORDER);
+    i64 asked = order != 0 ? S_(d, F_ASKED + side) : 0;
+    i64 declared = S_(d, F_DECL);
+    if (asked == 0) {
+        for (int s = 0; s < 4; s++) {
+            i64 pair = SD_(SD_PAIR, s);
+            if (!((declared >> s) & 1) && (cards & pair) == pair) M_(d, nm++) = MV_DECLARE + s;
+        }
+    }
+    if (R_(R_PARTNERS) == 0) return nm;
+    i64 gone = S_(d, F_GONE);
+    if (asked < 2) {
+        int able = 0, yes = 0;
+        for (int s = 0; s < 4; s++) {
+            i64 pair = SD_(SD_PAIR, s);
+            if (!((declared >> s) & 1)) {
+                able |= ((cards | gone) & pair) == 0;
+                yes |= (partner & pair) == pair;
+            }
+        }
+        if (able && (root || yes)) M_(d, nm++) = MV_ASK_WHOLE;
+    }
+    if (order == 2 && S_(d, F_WHOLE + side) == 0) return nm;
+    for (int s = 0; s < 4; s++) {
+        i64 pair = SD_(SD_PAIR, s);
+        i64 mine = cards & pair;
+        if (!((declared >> s) & 1) && mine != 0 && mine != pair && (gone & pair & ~mine) == 0
+            && (root || (partner & pair & ~mine)))
+            M_(d, nm++) = MV_ASK_HALF + s;
+    }
+    return nm;
+}
+
+/* Whether M[d][start:nm] holds a cante. */
+TT_INLINE int sings(const Ctx *x, int d, int start, int nm) {
+    for (int j = start; j < nm; j++)
+        if (M_(d, j) < MV_ASK_WHOLE) return 1;
+    return 0;
+}
+
+/* Whether the maximiser should call rather than lead at once (a little one to declare). */
+TT_INLINE int declares_first(const Ctx *x, int d, int seat, int nm) {
+    if (!little_ones(x, d) || !is_max(x, seat)) return 0;
+    for (int j = 0; j < nm; j++)
+        if (M_(d, j) < MV_ASK_WHOLE) return 1;
+    return 0;
+}
+
+/* The true answers to the pending ask. */
+static int answers(Ctx *x, int d) {
+    i64 cards = S_(d, SEAT(S_(d, F_TURN)));
+    int nm = 0;
+    i64 kind = S_(d, F_ASKKIND);
+    if (kind < 0) {
+        for (int s = 0; s < 4; s++) {
+            i64 pair = SD_(SD_PAIR, s);
+            if (!((S_(d, F_DECL) >> s) & 1) && (cards & pair) == pair) M_(d, nm++) = MV_ANSWER + s;
+        }
+    } else if (cards & S_(d, F_WANTED)) {
+        M_(d, nm++) = MV_ANSWER + (kind & 3);
+    }
+    if (nm == 0) M_(d, nm++) = MV_ANSWER_NO;
+    return nm;
+}
+
+/* Whether seat has a declaration worth searching in a Tute pairs window. */
+static int tute_has_decl(const Ctx *x, int d, int seat) {
+    i64 hand = S_(d, seat);
+    if (R_(R_TUTE) != 0 && (four_of(hand, R_(R_KINGS)) || four_of(hand, R_(R_KNIGHTS)))) return 1;
+    if (!is_max(x, seat)) return 0;
+    for (int s = 0; s < 4; s++) {
+        i64 pair = SD_(SD_PAIR, s);
+        if ((hand & pair) == pair && !((S_(d, F_DECL) >> s) & 1)) return 1;
+    }
+    return 0;
+}
+
+/* -- the move generator ------------------------------------------------------------------ */
+
+/* A guess at how good playing b is, for move ordering. */
+static i64 play_score(const Ctx *x, int d, int seat, i64 b) {
+    int i = idx(b);
+    i64 pts = C_(C_WEIGHT, i);
+    int suit = i >> 4;
+    int strength = i & 15;
+    i64 pos = S_(d, F_POS);
+    i64 trump = S_(d, F_TRUMP);
+    if (pos == 0) {
+        i64 live = R_(R_DECK) & ~S_(d, F_GONE) & suit_mask(suit) & ~S_(d, seat);
+        if (b > live) return 100 + pts;
+        return 40 - pts - strength;
+    }
+    i64 bt = S_(d, F_BTR);
+    int wins;
+    if (bt != 0)
+        wins = suit == trump && b > bt;
+    else
+        wins = (suit == S_(d, F_LSUIT) && b > S_(d, F_BLED)) || (trump >= 0 && suit == trump);
+    int ours = R_(R_SIDE + winner_of(x, d)) == R_(R_SIDE + seat);
+    int last = pos == R_(R_N) - 1;
+    if (ours) return wins ? 20 - pts : 60 + pts;
+    if (wins) return last ? 120 + pts - strength : 90 - strength;
+    return 40 - pts - strength;
+}
+
+/* Sort the moves by score, best first: first (the table's move) ahead of all, and killer
+ * (what refuted a sibling) ahead of its peers.  A stable insertion sort. */
+static int order_moves(Ctx *x, int d, int nm, i64 first, i64 killer) {
+    i64 *M = &M_(d, 0), *SC = &SC_(d, 0);
+    for (int j = 0; j < nm; j++) {
+        if (M[j] == first)
+            SC[j] = (i64)1 << 30;
+        else if (M[j] == killer)
+            SC[j] += (i64)1 << 20;
+    }
+    for (int i = 1; i < nm; i++) {
+        i64 mv = M[i], sc = SC[i];
+        int j = i - 1;
+        while (j >= 0 && SC[j] < sc) {
+            M[j + 1] = M[j];
+            SC[j + 1] = SC[j];
+            j--;
+        }
+        M[j + 1] = mv;
+        SC[j + 1] = sc;
+    }
+    return nm;
+}
+
+/* Fill M[d] with the moves worth searching, best guess first; return how many.  root lists
+ * every legal move (no merging, every cante); first goes to the front. */
+static int gen_moves(Ctx *x, int d, i64 first, int root) {
+    i64 phase = S_(d, F_PHASE);
+    int seat = SEAT(S_(d, F_TURN));
+    int nm = 0;
+    if (phase == PH_ANSWER) {
+        nm = answers(x, d);
+        for (int j = 0; j < nm; j++) SC_(d, j) = 0;
+        return nm;
+    }
+    if (phase == PH_DECLARE) {
+        nm = tute_decls(x, d, seat, root, 0);
+        M_(d, nm++) = MV_PASS;
+        for (int j = 0; j < nm; j++) SC_(d, j) = 0;
+        return order_moves(x, d, nm, first, -1);
+    }
+    i64 pos = S_(d, F_POS);
+    if (pos == 0) {
+        if (R_(R_EXCH) != 0 && S_(d, F_UP) != 0 && stock_left(x, d) > 2) {
+            i64 ex = C_(C_EXCH, idx(S_(d, F_UP)));
+            if (ex != 0 && (S_(d, seat) & ex)) M_(d, nm++) = MV_EXCHANGE;
+        }
+        if (S_(d, F_CANCALL) != 0) {
+            if (R_(R_STYLE) == STYLE_TUTE) {
+                int calls = nm;
+                nm = tute_decls(x, d, seat, root, nm);
+                if (!root && is_max(x, seat) && sings(x, d, calls, nm)) {
+                    for (int j = 0; j < nm; j++) SC_(d, j) = 200;
+                    return order_moves(x, d, nm, first, -1);
+                }
+            } else {
+                nm = family_calls(x, d, seat, root, nm);
+            }
+        }
+        for (int j = 0; j < nm; j++) SC_(d, j) = 200;
+        if (!root && nm && declares_first(x, d, seat, nm)) return order_moves(x, d, nm, first, -1);
+    }
+    i64 legal = legal_cards(x, d);
+    int nc = play_reps(x, d, legal, !root);
+    for (int j = 0; j < nc && nm < MAX_MOVES; j++) {
+        i64 card = W_(d, j);
+        if (card != W_(d, 16 + j)) continue;
+        M_(d, nm) = idx(card);
+        SC_(d, nm) = play_score(x, d, seat, card);
+        nm++;
+    }
+    return order_moves(x, d, nm, first, pos == 0 ? W_(d, 36) : -1);
+}
+
+/* -- making a move ----------------------------------------------------------------------- */
+
+/* A marriage of suit for seat's side: trumps, the lead rule; return the maximiser's gain. */
+static i64 marry(Ctx *x, int e, int seat, int suit) {
+    S_(e, F_DECL) |= (i64)1 << suit;
+    i64 mode = R_(R_MARRY), value;
+    if (mode == MARRY_FIRST_TRUMPS) {
+        if (S_(e, F_TRUMP) < 0) {
+            S_(e, F_TRUMP) = suit;
+            value = 2;
+        } else {
+            value = 1;
+        }
+    } else {
+        S_(e, F_TRUMP) = suit;
+        value = SD_(SD_MVAL, suit);
+    }
+    if (R_(R_LFM) != 0) {
+        S_(e, F_LT1) = SD_(SD_PAIR, suit);
+        S_(e, F_LT2) = 0;
+    }
+    return is_max(x, seat) ? value : 0;
+}
+
+/* Tute: a cante of suit; return the maximiser's gain. */
+static i64 sing(Ctx *x, int e, int seat, int suit) {
+    S_(e, F_DECL) |= (i64)1 << suit;
+    i64 value;
+    if (suit == S_(e, F_TRUMP)) {
+        value = 40;
+    } else {
+        value = 20;
+        S_(e, F_SANG + (R_(R_SIDE + seat) & 1)) = 1;
+        S_(e, F_WIN20) = 1;
+        S_(e, F_LAST20) = suit;
+    }
+    return is_max(x, seat) ? value : 0;
+}
+
+/* Apply a call (not a card) to row e; return the maximiser's gain. */
+static i64 call(Ctx *x, int e, int seat, i64 mv) {
+    if (mv == MV_PASS) {
+        S_(e, F_LAST20) = -1;
+        i64 partner = S_(e, F_PENDING);
+        S_(e, F_PENDING) = -1;
+        if (partner >= 0 && tute_has_decl(x, e, SEAT(partner))) {
+            S_(e, F_TURN) = SEAT(partner);
+        } else {
+            S_(e, F_PHASE) = PH_PLAY;
+            S_(e, F_TURN) = S_(e, F_LEADER);
+        }
+        return 0;
+    }
+    if (mv == MV_TUTE) {
+        S_(e, F_DONE) = 1;
+        if (is_max(x, seat)) return R_(R_TOTALPTS) - S_(e, F_GONEPTS) + R_(R_LAST);
+        return 0;
+    }
+    if (mv < MV_ASK_WHOLE) {
+        int suit = (int)(mv - MV_DECLARE);
+        if (R_(R_STYLE) == STYLE_TUTE) return sing(x, e, seat, suit);
+        S_(e, F_CANCALL) = 0;
+        return marry(x, e, seat, suit);
+    }
+    int side = (int)(R_(R_SIDE + seat) & 1);
+    if (mv == MV_ASK_WHOLE || mv < MV_ANSWER) {
+        S_(e, F_CANCALL) = 0;
+        S_(e, F_PHASE) = PH_ANSWER;
+        S_(e, F_ASKER) = seat;
+        S_(e, F_TURN) = (seat + 2) % 4;
+        if (mv == MV_ASK_WHOLE) {
+            if (S_(e, F_ASKED + side) < 1) S_(e, F_ASKED + side) = 1;
+            S_(e, F_WHOLE + side) = 1;
+            S_(e, F_ASKKIND) = -1;
+        } else {
+            int suit = (int)(mv - MV_ASK_HALF);
+            S_(e, F_ASKED + side) = 2;
+            S_(e, F_ASKKIND) = suit;
+            S_(e, F_WANTED) = SD_(SD_PAIR, suit) & ~S_(e, seat);
+        }
+        return 0;
+    }
+    S_(e, F_PHASE) = PH_PLAY;
+    S_(e, F_TURN) = SEAT(S_(e, F_ASKER));
+    if (mv == MV_ANSWER_NO) return 0;
+    return marry(x, e, seat, (int)(mv - MV_ANSWER));
+}
+
+/* The trick on row e is complete: score it, draw, and open the pause after it. */
+static i64 end_trick(Ctx *x, int e) {
+    int winner = winner_of(x, e);
+    int mine = is_max(x, winner);
+    i64 gain = mine ? S_(e, F_TPTS) : 0;
+    S_(e, F_PIPDIFF) += mine ? S_(e, F_TPIPS) : -S_(e, F_TPIPS);
+    S_(e, F_GONE) |= S_(e, F_TABLE);
+    S_(e, F_GONEPTS) += S_(e, F_TPTS);
+    S_(e, F_GONEPIPS) += S_(e, F_TPIPS);
+    i64 trick_leader = S_(e, F_LEADER);
+    S_(e, F_TABLE) = 0;
+    S_(e, F_TPTS) = 0;
+    S_(e, F_TPIPS) = 0;
+    S_(e, F_POS) = 0;
+    S_(e, F_LSUIT) = -1;
+    S_(e, F_BLED) = 0;
+    S_(e, F_BTR) = 0;
+    if (stock_left(x, e) > 0) {
+        int who[2] = {winner, SEAT(1 - winner)};
+        for (int k = 0; k < 2; k++) {
+            i64 sp = S_(e, F_SP);
+            if (sp < R_(R_STOCKLEN)) {
+                S_(e, who[k]) |= x->ST[sp];
+                S_(e, F_SP) = sp + 1;
+            } else {
+                S_(e, who[k]) |= S_(e, F_UP);
+                S_(e, F_UP) = 0;
+            }
+        }
+    }
+    int empty = 1;
+    for (int s = 0; s < R_(R_N); s++)
+        if (S_(e, s) != 0) empty = 0;
+    if (empty && stock_left(x, e) == 0) {
+        S_(e, F_DONE) = 1;
+        if (mine) gain += R_(R_LAST);
+        if (R_(R_PIPVAL) != 0 && S_(e, F_PIPDIFF) > 0) gain += R_(R_PIPVAL);
+        return gain;
+    }
+    S_(e, F_LEADER) = winner;
+    S_(e, F_TURN) = winner;
+    i64 left = stock_left(x, e);
+    if (R_(R_STYLE) == STYLE_TUTE) {
+        if (R_(R_N) == 2) {
+            S_(e, F_CANCALL) = left > 2 ? 1 : 0;
+        } else {
+            int partner = (winner + 2) % 4;
+            if (tute_has_decl(x, e, winner)) {
+                S_(e, F_PHASE) = PH_DECLARE;
+                S_(e, F_PENDING) = partner;
+            } else if (tute_has_decl(x, e, partner)) {
+                S_(e, F_PHASE) = PH_DECLARE;
+                S_(e, F_TURN) = partner;
+                S_(e, F_PENDING) = -1;
+            }
+        }
+        return gain;
+    }
+    int may = S_(e, F_DECL) != 0xF;
+    if (R_(R_CALLSTOCK) >= 0 && left <= R_(R_CALLSTOCK)) may = 0;
+    if (R_(R_OWNLEAD) != 0 && trick_leader != winner) may = 0;
+    S_(e, F_CANCALL) = may ? 1 : 0;
+    return gain;
+}
+
+/* Row d + 1 := row d after move mv; return what the maximiser gains by it. */
+static i64 apply_move(Ctx *x, int d, i64 mv) {
+    int e = d + 1;
+    memcpy(&S_(e, 0), &S_(d, 0), ROW * sizeof(i64));
+    int seat = SEAT(S_(d, F_TURN));
+    if (mv == MV_EXCHANGE) {
+        i64 up = S_(e, F_UP);
+        i64 ex = C_(C_EXCH, idx(up));
+        S_(e, seat) = (S_(e, seat) ^ ex) | up;
+        S_(e, F_UP) = ex;
+        S_(e, F_LAST20) = -1;
+        return 0;
+    }
+    if (mv >= 64) return call(x, e, seat, mv);
+    i64 b = (i64)1 << mv;
+    S_(e, seat) = (S_(e, seat) ^ b) | C_(C_UNDER, mv);
+    i64 suit = mv >> 4;
+    i64 pts = C_(C_PTS, mv);
+    i64 trump = S_(e, F_TRUMP);
+    if (S_(e, F_POS) == 0) {
+        S_(e, F_LSUIT) = suit;
+        S_(e, F_BLED) = b;
+        S_(e, F_BLSEAT) = seat;
+        S_(e, F_BTR) = suit == trump ? b : 0;
+        S_(e, F_BTSEAT) = seat;
+        S_(e, F_LT1) = 0;
+        S_(e, F_LT2) = 0;
+        S_(e, F_TABLE) = b;
+        S_(e, F_TPTS) = pts;
+        S_(e, F_TPIPS) = C_(C_PIPS, mv);
+    } else {
+        if (suit == S_(e, F_LSUIT) && b > S_(e, F_BLED)) {
+            S_(e, F_BLED) = b;
+            S_(e, F_BLSEAT) = seat;
+        }
+        if (suit == trump && (S_(e, F_BTR) == 0 || b > S_(e, F_BTR))) {
+            S_(e, F_BTR) = b;
+            S_(e, F_BTSEAT) = seat;
+        }
+        S_(e, F_TABLE) |= b;
+        S_(e, F_TPTS) += pts;
+        S_(e, F_TPIPS) += C_(C_PIPS, mv);
+    }
+    S_(e, F_CANCALL) = 0;
+    S_(e, F_WIN20) = 0;
+    S_(e, F_LAST20) = -1;
+    i64 pos = S_(e, F_POS) + 1;
+    if (pos < R_(R_N)) {
+        S_(e, F_POS) = pos;
+        S_(e, F_TURN) = next_seat(x, seat);
+        return 0;
+    }
+    return end_trick(x, e);
+}
+
+/* -- bounds and the transposition table ------------------------------------------------- */
+
+/* The most the maximiser can still gain: points out, the last trick, pip point, and the
+ * marriages whose cards its side may still hold (hands, stock, its face-down cards). */
+static i64 upper_bound(const Ctx *x, int d) {
+    i64 ub = R_(R_TOTALPTS) - S_(d, F_GONEPTS) + R_(R_LAST) + R_(R_PIPVAL);
+    i64 reach = C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP);
+    for (int seat = 0; seat < R_(R_N); seat++)
+        if (is_max(x, seat)) reach |= S_(d, seat) | R_(R_DOWN + seat);
+    reach &= ~S_(d, F_GONE);
+    i64 mode = R_(R_MARRY);
+    i64 trump = S_(d, F_TRUMP);
+    int first = trump < 0;
+    for (int s = 0; s < 4; s++) {
+        i64 pair = SD_(SD_PAIR, s);
+        if (((S_(d, F_DECL) >> s) & 1) || (reach & pair) != pair) continue;
+        if (mode == MARRY_TUTE) {
+            ub += s == trump ? 40 : 20;
+        } else if (mode == MARRY_FIRST_TRUMPS) {
+            ub += first ? 2 : 1;
+            first = 0;
+        } else {
+            ub += SD_(SD_MVAL, s);
+        }
+    }
+    return ub;
+}
+
+/* Whether the trump suit can no longer change (nor appear). */
+static int trumps_fixed(const Ctx *x, int d) {
+    i64 mode = R_(R_MARRY);
+    if (mode == MARRY_TUTE) return 1;
+    if (S_(d, F_TRUMP) < 0) return 0;
+    if (mode == MARRY_FIRST_TRUMPS) return 1;
+    i64 gone = S_(d, F_GONE);
+    for (int s = 0; s < 4; s++)
+        if (!((S_(d, F_DECL) >> s) & 1) && (gone & SD_(SD_PAIR, s)) == 0) return 0;
+    return 1;
+}
+
+/* Whether the maximiser's side (mine) or the other may still declare tute. */
+static int may_tute(const Ctx *x, int d, int mine) {
+    if (R_(R_TUTE) == 0) return 0;
+    if (stock_left(x, d) != 0) return 1;
+    i64 reach = 0;
+    for (int seat = 0; seat < R_(R_N); seat++)
+        if (is_max(x, seat) == mine) reach |= S_(d, seat);
+    return (reach & R_(R_KINGS)) == R_(R_KINGS) || (reach & R_(R_KNIGHTS)) == R_(R_KNIGHTS);
+}
+
+/* Points that surely go to the maximiser and to the other side: the cards of the top run of
+ * live trumps held in one side's hands. */
+static void safe_points(const Ctx *x, int d, i64 *mine_out, i64 *theirs_out) {
+    *mine_out = 0;
+    *theirs_out = 0;
+    i64 trump = S_(d, F_TRUMP);
+    if (trump < 0 || !trumps_fixed(x, d)) return;
+    i64 m = R_(R_DECK) & ~S_(d, F_GONE) & smask(trump);
+    i64 side = -1, pts = 0;
+    while (m) {
+        i64 t = top(m);
+        m ^= t;
+        i64 owner = -1;
+        for (int seat = 0; seat < R_(R_N); seat++)
+            if (S_(d, seat) & t) owner = R_(R_SIDE + seat);
+        if (owner < 0 || (side >= 0 && owner != side)) break;
+        side = owner;
+        pts += C_(C_PTS, idx(t));
+    }
+    if (side < 0 || pts == 0) return;
+    if (side == R_(R_MAXSIDE)) {
+        if (!may_tute(x, d, 0)) *mine_out = pts;
+    } else {
+        if (!may_tute(x, d, 1)) *theirs_out = pts;
+    }
+}
+
+/* Every field of a trick-start position beyond the hands and the lead rule, in one word. */
+static i64 meta(const Ctx *x, int d) {
+    i64 pipdiff = 0;
+    if (R_(R_PIPVAL) != 0) {
+        i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS) + 1;
+        pipdiff = S_(d, F_PIPDIFF);
+        if (pipdiff < -rem) pipdiff = -rem;
+        if (pipdiff > rem) pipdiff = rem;
+    }
+    i64 up = S_(d, F_UP);
+    i64 upi = up != 0 ? idx(up) + 1 : 0;
+    i64 m = S_(d, F_LEADER);
+    m = m * 4 + S_(d, F_TURN);
+    m = m * 8 + S_(d, F_TRUMP) + 1;
+    m = m * 16 + S_(d, F_DECL);
+    m = m * 2 + S_(d, F_CANCALL);
+    m = m * 4 + S_(d, F_PHASE);
+    m = m * 8 + S_(d, F_PENDING) + 1;
+    m = m * 8 + S_(d, F_ASKKIND) + 1;
+    m = m * 4 + S_(d, F_ASKED);
+    m = m * 4 + S_(d, F_ASKED + 1);
+    m = m * 2 + S_(d, F_WHOLE);
+    m = m * 2 + S_(d, F_WHOLE + 1);
+    m = m * 2 + S_(d, F_SANG);
+    m = m * 2 + S_(d, F_SANG + 1);
+    m = m * 2 + S_(d, F_WIN20);
+    m = m * 8 + S_(d, F_LAST20) + 1;
+    m = m * 32 + S_(d, F_SP);
+    m = m * 64 + upi;
+    return (i64)((u64)m * 8192 + (u64)(pipdiff + 4096));
+}
+
+/* Whether the position is keyed by relative rank. */
+static int relative(const Ctx *x, int d) {
+    if (R_(R_RELATIVE) == 0 || stock_left(x, d) != 0) return 0;
+    i64 held = S_(d, F_GONE), down = 0;
+    for (int seat = 0; seat < R_(R_N); seat++) {
+        held |= S_(d, seat);
+        down |= R_(R_DOWN + seat);
+    }
+    return (down & ~held) == 0;
+}
+
+/* A relative-rank key into k[0..3], one word per suit: for each live card, by its rank among
+ * the live cards of its suit, its owner and class (5 bits); and how many there are. */
+static void relative_key(const Ctx *x, int d, i64 *k) {
+    int n = (int)R_(R_N);
+    i64 live = 0;
+    for (int seat = 0; seat < n; seat++) live |= S_(d, seat);
+    for (int s = 0; s < 4; s++) k[s] = (i64)((u64)popcount(live & suit_mask(s)) << 52);
+    for (int seat = 0; seat < n; seat++) {
+        i64 h = S_(d, seat);
+        while (h) {
+            i64 low = h & -h;
+            h ^= low;
+            int i = idx(low);
+            int place = popcount(live & suit_mask(i >> 4) & (low - 1));
+            k[(i >> 4) & 3] |= (i64)((u64)(seat * 8 + C_(C_CLASS, i)) << ((5 * place) & 63));
+        }
+    }
+}
+
+TT_INLINE u64 mix(u64 h, i64 v) {
+    h ^= (u64)v;
+    h *= (u64)(-7046029254386353131LL);
+    h ^= (h >> 31) & 0x1FFFFFFFFULL;
+    return h;
+}
+
+/* The gain from a trick start where every seat holds one card and nothing else can happen:
+ * the forced last trick, or -1 if that is not the case. */
+static i64 last_trick(const Ctx *x, int d) {
+    if (S_(d, F_PHASE) != PH_PLAY || S_(d, F_CANCALL) != 0 || stock_left(x, d) != 0) return -1;
+    int n = (int)R_(R_N);
+    for (int seat = 0; seat < n; seat++) {
+        i64 c = S_(d, seat);
+        if (c == 0 || (c & (c - 1)) || C_(C_UNDER, idx(c)) != 0) return -1;
+    }
+    int leader = SEAT(S_(d, F_TURN));
+    i64 trump = S_(d, F_TRUMP);
+    i64 lead = S_(d, leader);
+    int lsuit = idx(lead) >> 4;
+    i64 best = lead, btr = 0;
+    int best_seat = leader, bt_seat = -1;
+    i64 pts = 0, pips = 0;
+    for (int seat = 0; seat < n; seat++) {
+        i64 c = S_(d, seat);
+        int i = idx(c);
+        pts += C_(C_PTS, i);
+        pips += C_(C_PIPS, i);
+        int suit = i >> 4;
+        if (suit == lsuit && c > best) {
+            best = c;
+            best_seat = seat;
+        }
+        if (suit == trump && c > btr) {
+            btr = c;
+            bt_seat = seat;
+        }
+    }
+    int winner = btr != 0 ? bt_seat : best_seat;
+    i64 gain = 0;
+    i64 pipdiff = S_(d, F_PIPDIFF);
+    if (is_max(x, winner)) {
+        gain = pts + R_(R_LAST);
+        pipdiff += pips;
+    } else {
+        pipdiff -= pips;
+    }
+    if (R_(R_PIPVAL) != 0 && pipdiff > 0) gain += R_(R_PIPVAL);
+    return gain;
+}
+
+/* -- the search ------------------------------------------------------------------------ */
+
+/* The maximiser's gain from row d on, fail-soft within (alpha, beta).  On a stop (x->stop)
+ * it returns at once and stores nothing more in the table. */
+static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
+    x->nodes++;
+    if (tt_watch_poll(x->watch, x->nodes)) {
+        x->stop = 1;
+        return 0;
+    }
+    if (d + 2 > x->depth) {
+        x->stop = 2;
+        return 0;
+    }
+    i64 slot = -1;
+    i64 first = -1;
+    i64 k[KEY_WORDS] = {0, 0, 0, 0, 0, 0};
+    i64 *tk = NULL;
+    int32_t *tb = NULL;
+    if (S_(d, F_POS) == 0) {
+        i64 last = last_trick(x, d);
+        if (last >= 0) return last;
+        i64 mine, theirs;
+        safe_points(x, d, &mine, &theirs);
+        i64 ub = upper_bound(x, d) - theirs;
+        if (ub <= alpha) return ub;
+        if (beta <= mine) return mine;
+        int rel = relative(x, d);
+        if (rel) {
+            relative_key(x, d, k);
+            for (int s = 0; s < 4; s++) W_(d, 32 + s) = k[s];
+        } else {
+            for (int s = 0; s < 4; s++) k[s] = S_(d, s);
+        }
+        k[4] = meta(x, d) * 2 + rel;
+        k[5] = S_(d, F_LT1) | S_(d, F_LT2);
+        u64 h = 0x1234567;
+        for (int j = 0; j < KEY_WORDS; j++) h = mix(h, k[j]);
+        slot = (i64)((h >> 7) & x->tmask);
+        tk = &x->TK[(size_t)slot * KEY_WORDS];
+        tb = &x->TB[(size_t)slot * TB_WORDS];
+        if ((i64)tb[TB_GEN] == x->gen && tk[0] == k[0] && tk[1] == k[1] && tk[2] == k[2]
+            && tk[3] == k[3] && tk[4] == k[4] && tk[5] == k[5]) {
+            i64 lb_t = tb[TB_LB], ub_t = tb[TB_UB];
+            if (lb_t >= beta) return lb_t;
+            if (ub_t <= alpha) return ub_t;
+            first = tb[TB_MOVE];
+        } else {
+            memcpy(tk, k, sizeof k);
+            tb[TB_GEN] = (int32_t)x->gen;
+            tb[TB_LB] = (int32_t)mine;
+            tb[TB_UB] = (int32_t)ub;
+            tb[TB_MOVE] = -1;
+        }
+    }
+    int nm = gen_moves(x, d, first, 0);
+    int maxing = is_max(x, (int)S_(d, F_TURN));
+    i64 a = alpha, b = beta;
+    i64 best = maxing ? -INF : INF;
+    i64 best_move = -1;
+    for (int j = 0; j < nm; j++) {
+        i64 mv = M_(d, j);
+        i64 g = apply_move(x, d, mv);
+        i64 v;
+        if (S_(d + 1, F_DONE) != 0) {
+            v = g;
+        } else {
+            v = g + search(x, d + 1, a - g, b - g);
+            if (x->stop) return 0;
+        }
+        if (maxing) {
+            if (v > best) {
+                best = v;
+                best_move = mv;
+                if (best >= b) {
+                    W_(d, 36) = mv;
+                    break;
+                }
+                if (best > a) a = best;
+            }
+        } else {
+            if (v < best) {
+                best = v;
+                best_move = mv;
+                if (best <= a) {
+                    W_(d, 36) = mv;
+                    break;
+                }
+                if (best < b) b = best;
+            }
+        }
+    }
+    if (slot >= 0 && tk[0] == k[0] && tk[1] == k[1] && tk[2] == k[2] && tk[3] == k[3]
+        && tk[4] == k[4] && tk[5] == k[5] && (i64)tb[TB_GEN] == x->gen) {
+        if (best < beta && best < tb[TB_UB]) tb[TB_UB] = (int32_t)best;
+        if (best > alpha && best > tb[TB_LB]) tb[TB_LB] = (int32_t)best;
+        tb[TB_MOVE] = (int32_t)best_move;
+    }
+    return best;
+}
+
+/* The exact gain from row d: null-window tests, the first at guess, then halving the
+ * interval the fail-soft answers leave. */
+static i64 exact(Ctx *x, int d, i64 guess) {
+    i64 lo = 0;
+    i64 hi = upper_bound(x, d);
+    i64 test;
+    if (guess >= 0) {
+        test = guess > lo + 1 ? guess : lo + 1;
+        if (test > hi) test = hi;
+    } else {
+        test = (hi + 1) / 2;
+    }
+    while (lo < hi) {
+        i64 g = search(x, d, test - 1, test);
+        if (x->stop) return 0;
+        if (g >= test)
+            lo = g;
+        else
+            hi = g;
+        test = (lo + hi + 1) / 2;
+    }
+    return lo;
+}
+
+/* Every legal move at row 0 and the maximiser's exact gain after it; return how many. */
+static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values) {
+    int nm = gen_moves(x, 0, -1, 1);
+    for (int j = 0; j < nm; j++) out_moves[j] = M_(0, j);
+    i64 legal = S_(0, F_PHASE) == PH_PLAY ? legal_cards(x, 0) : 0;
+    int nc = play_reps(x, 0, legal, 1);
+    i64 guess = -1;
+    for (int j = 0; j < nm; j++) {
+        i64 mv = out_moves[j];
+        if (mv < 64) {
+            i64 rep = (i64)1 << mv;
+            for (int k = 0; k < nc; k++)
+                if (W_(0, k) == rep) rep = W_(0, 16 + k);
+            if (rep != (i64)1 << mv) {
+                int done = 0;
+                for (int i = 0; i < j; i++) {
+                    if (out_moves[i] == idx(rep)) {
+                        out_values[j] = out_values[i];
+                        done = 1;
+                    }
+                }
+                if (done) continue;
+            }
+        }
+        i64 g = apply_move(x, 0, mv);
+        i64 v;
+        if (S_(1, F_DONE) != 0) {
+            v = g;
+        } else {
+            v = g + exact(x, 1, guess - g);
+            if (x->stop) return -1;
+        }
+        out_values[j] = v;
+        guess = v;
+    }
+    return nm;
+}
+
+/* -- arguments ------------------------------------------------------------------------- */
+
+#define MAX_BUFS 13
+
+typedef struct {
+    Py_buffer views[MAX_BUFS];
+    int n;
+} Bufs;
+
+static void release(Bufs *b) {
+    for (int i = 0; i < b->n; i++) PyBuffer_Release(&b->views[i]);
+    b->n = 0;
+}
+
+/* An array of itemsize-byte integers with at least min_items items, and (if cols > 0) a
+ * whole number of rows of cols items, 2-dimensional if it has a shape of more than one axis. */
+static void *arg(Bufs *b, PyObject *obj, Py_ssize_t itemsize, const char *name, Py_ssize_t rows,
+                 Py_ssize_t cols, Py_ssize_t *rows_out) {
+    Py_buffer *v = &b->views[b->n];
+    if (tt_buffer(obj, v, itemsize, name) < 0) return NULL;
+    b->n++;
+    Py_ssize_t items = v->len / itemsize;
+    if (cols > 0) {
+        if (v->ndim != 2 || v->shape == NULL || v->shape[1] != cols || v->shape[0] < rows) {
+            PyErr_Format(PyExc_ValueError, "%s must be a 2-d array of shape (>= %zd, %zd)", name,
+                         rows, cols);
+            return NULL;
+        }
+        if (rows_out) *rows_out = v->shape[0];
+    } else if (items < rows) {
+        PyErr_Format(PyExc_ValueError, "%s must hold at least %zd items", name, rows);
+        return NULL;
+    }
+    return v->buf;
+}
+
+static int bad(const char *what) {
+    PyErr_Format(PyExc_ValueError, "invalid position or rules: %s", what);
+    return -1;
+}
+
+/* The rules, card tables and stock (R, C, SD, ST) into x, checked enough that no index the
+ * search computes from them leaves its array. */
+static int rules_args(Ctx *x, Bufs *b, PyObject *R, PyObject *C, PyObject *SD, PyObject *ST) {
+    if (!(x->R = arg(b, R, 8, "rules", R_SIZE, 0, NULL))) return -1;
+    if (!(x->C = arg(b, C, 8, "cards", C_ROWS, C_COLS, NULL))) return -1;
+    if (!(x->SD = arg(b, SD, 8, "suits", SD_ROWS, 4, NULL))) return -1;
+    if (!(x->ST = arg(b, ST, 8, "stock", 1, 0, NULL))) return -1;
+    Py_ssize_t stock_items = b->views[b->n - 1].len / 8;
+    i64 n = x->R[R_N];
+    if (n < 2 || n > 4) return bad("rules[R_N] must be 2, 3 or 4");
+    if (x->R[R_DIR] != 1 && x->R[R_DIR] != -1) return bad("rules[R_DIR] must be 1 or -1");
+    i64 sl = x->R[R_STOCKLEN];
+    if (sl < 0 || sl > 63 || sl > stock_items) return bad("rules[R_STOCKLEN] exceeds the stock");
+    for (int s = 0; s < 4; s++)
+        if (x->R[R_SIDE + s] < 0 || x->R[R_SIDE + s] > 1) return bad("rules[R_SIDE + s] must be 0 or 1");
+    return 0;
+}
+
+/* The fields of row d that the search uses as indexes. */
+static int check_row(const Ctx *x, int d) {
+    i64 n = x->R[R_N];
+    if (S_(d, F_TURN) < 0 || S_(d, F_TURN) >= n) return bad("row[F_TURN]");
+    if (S_(d, F_LEADER) < 0 || S_(d, F_LEADER) >= n) return bad("row[F_LEADER]");
+    if (S_(d, F_SP) < 0 || S_(d, F_SP) > x->R[R_STOCKLEN]) return bad("row[F_SP]");
+    if (S_(d, F_POS) < 0 || S_(d, F_POS) >= n) return bad("row[F_POS]");
+    if (S_(d, F_PHASE) < 0 || S_(d, F_PHASE) > 2) return bad("row[F_PHASE]");
+    if (S_(d, F_TRUMP) < -1 || S_(d, F_TRUMP) > 3) return bad("row[F_TRUMP]");
+    if (S_(d, F_PENDING) < -1 || S_(d, F_PENDING) > 3) return bad("row[F_PENDING]");
+    if (S_(d, F_ASKKIND) < -1 || S_(d, F_ASKKIND) > 3) return bad("row[F_ASKKIND]");
+    if (S_(d, F_ASKER) < -1 || S_(d, F_ASKER) > 3) return bad("row[F_ASKER]");
+    if (S_(d, F_LSUIT) < -1 || S_(d, F_LSUIT) > 3) return bad("row[F_LSUIT]");
+    if (S_(d, F_DECL) < 0 || S_(d, F_DECL) > 15) return bad("row[F_DECL]");
+    if (S_(d, F_LAST20) < -1 || S_(d, F_LAST20) > 3) return bad("row[F_LAST20]");
+    for (int s = 0; s < 4; s++)
+        if (S_(d, s) < 0 || popcount(S_(d, s)) > 16) return bad("a hand");
+    return 0;
+}
+
+static int stack_args(Ctx *x, Bufs *b, PyObject *S, PyObject *M, PyObject *SC, PyObject *W,
+                      Py_ssize_t min_rows) {
+    Py_ssize_t rows[4];
+    if (!(x->S = arg(b, S, 8, "rows", min_rows, ROW, &rows[0]))) return -1;
+    if (M && !(x->M = arg(b, M, 8, "moves", min_rows, MAX_MOVES, &rows[1]))) return -1;
+    if (SC && !(x->SC = arg(b, SC, 8, "scores", min_rows, MAX_MOVES, &rows[2]))) return -1;
+    if (W && !(x->W = arg(b, W, 8, "work", min_rows, W_COLS, &rows[3]))) return -1;
+    Py_ssize_t depth = rows[0];
+    if (M) {
+        for (int i = 1; i < 4; i++)
+            if (rows[i] < depth) depth = rows[i];
+    }
+    x->depth = depth > MAX_DEPTH * 4 ? MAX_DEPTH * 4 : (int)depth;
+    return 0;
+}
+
+/* -- the module's functions ----------------------------------------------------------------- */
+
+PyDoc_STRVAR(root_values_doc,
+"root_values(S, R, C, SD, ST, TK, TB, M, SC, W, stats, out_moves, out_values, time_left, signals)\n"
+"--\n\n"
+"Every legal move at row 0 of S and the maximiser's exact gain after it (into out_moves and\n"
+"out_values); return how many.  The search releases the GIL.  time_left (seconds, <= 0: no\n"
+"limit) stops it with TimeoutError; signals runs Python's signal handlers now and then, so\n"
+"Ctrl-C stops it (pass whether this is the main thread).  A stopped search stores nothing\n"
+"more in the table.");
+
+static PyObject *py_root_values(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *oS, *oR, *oC, *oSD, *oST, *oTK, *oTB, *oM, *oSC, *oW, *ostats, *oom, *oov;
+    double time_left;
+    int signals;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOdp:root_values", &oS, &oR, &oC, &oSD, &oST, &oTK,
+                          &oTB, &oM, &oSC, &oW, &ostats, &oom, &oov, &time_left, &signals))
+        return NULL;
+    Ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    Ctx *x = &ctx;
+    Bufs b;
+    b.n = 0;
+    Py_ssize_t tk_rows = 0, tb_rows = 0;
+    i64 *stats, *out_moves, *out_values;
+    if (rules_args(x, &b, oR, oC, oSD, oST) < 0) goto fail;
+    if (stack_args(x, &b, oS, oM, oSC, oW, 2) < 0) goto fail;
+    if (!(x->TK = arg(&b, oTK, 8, "keys", 1, KEY_WORDS, &tk_rows))) goto fail;
+    if (!(x->TB = arg(&b, oTB, 4, "bounds", tk_rows, TB_WORDS, &tb_rows))) goto fail;
+    if (tk_rows & (tk_rows - 1)) {
+        PyErr_SetString(PyExc_ValueError, "the table's size must be a power of two");
+        goto fail;
+    }
+    if (!(stats = arg(&b, ostats, 8, "stats", STATS, 0, NULL))) goto fail;
+    if (!(out_moves = arg(&b, oom, 8, "out_moves", MAX_MOVES, 0, NULL))) goto fail;
+    if (!(out_values = arg(&b, oov, 8, "out_values", MAX_MOVES, 0, NULL))) goto fail;
+    if (check_row(x, 0) < 0) goto fail;
+    x->tmask = (u64)tk_rows - 1;
+    x->gen = stats[S_GEN];
+    x->nodes = (u64)stats[S_NODES];
+    tt_watch w;
+    x->watch = &w;
+    tt_watch_begin(&w, time_left, signals);
+    int n = root_values_impl(x, out_moves, out_values);
+    stats[S_NODES] = (i64)x->nodes;
+    if (x->stop == 2) {
+        PyEval_RestoreThread(w.thread);
+        PyErr_SetString(PyExc_ValueError, "the search went deeper than its stack");
+        goto fail;
+    }
+    if (tt_watch_end(&w) < 0) goto fail;
+    release(&b);
+    return PyLong_FromLong(n);
+fail:
+    release(&b);
+    return NULL;
+}
+
+PyDoc_STRVAR(gen_moves_doc,
+"gen_moves(S, d, R, C, SD, M, SC, W, first, root)\n--\n\n"
+"Fill M[d] with the moves worth searching at row d of S, best guess first (SC[d] their\n"
+"ordering scores, W[d] scratch); return how many.  root lists every legal move.");
+
+static PyObject *py_gen_moves(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *oS, *oR, *oC, *oSD, *oM, *oSC, *oW;
+    Py_ssize_t d;
+    long long first;
+    int root;
+    if (!PyArg_ParseTuple(args, "OnOOOOOOLp:gen_moves", &oS, &d, &oR, &oC, &oSD, &oM, &oSC, &oW,
+                          &first, &root))
+        return NULL;
+    Ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    Ctx *x = &ctx;
+    Bufs b;
+    b.n = 0;
+    if (d < 0 || d >= MAX_DEPTH * 4) {
+        PyErr_SetString(PyExc_ValueError, "d out of range");
+        return NULL;
+    }
+    if (!(x->R = arg(&b, oR, 8, "rules", R_SIZE, 0, NULL))) goto fail;
+    if (!(x->C = arg(&b, oC, 8, "cards", C_ROWS, C_COLS, NULL))) goto fail;
+    if (!(x->SD = arg(&b, oSD, 8, "suits", SD_ROWS, 4, NULL))) goto fail;
+    if (x->R[R_N] < 2 || x->R[R_N] > 4) {
+        bad("rules[R_N] must be 2, 3 or 4");
+        goto fail;
+    }
+    if (x->R[R_STOCKLEN] < 0 || x->R[R_STOCKLEN] > 63) {
+        bad("rules[R_STOCKLEN]");
+        goto fail;
+    }
+    for (int s = 0; s < 4; s++)
+        if (x->R[R_SIDE + s] < 0 || x->R[R_SIDE + s] > 1) {
+            bad("rules[R_SIDE + s] must be 0 or 1");
+            goto fail;
+        }
+    if (stack_args(x, &b, oS, oM, oSC, oW, d + 1) < 0) goto fail;
+    if (check_row(x, (int)d) < 0) goto fail;
+    int n = gen_moves(x, (int)d, first, root);
+    release(&b);
+    return PyLong_FromLong(n);
+fail:
+    release(&b);
+    return NULL;
+}
+
+PyDoc_STRVAR(apply_doc,
+"apply(S, d, mv, R, C, SD, ST)\n--\n\n"
+"Row d + 1 of S := row d after move mv; return what the maximiser gains by it.");
+
+static PyObject *py_apply(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *oS, *oR, *oC, *oSD, *oST;
+    Py_ssize_t d;
+    long long mv;
+    if (!PyArg_ParseTuple(args, "OnLOOOO:apply", &oS, &d, &mv, &oR, &oC, &oSD, &oST)) return NULL;
+    Ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    Ctx *x = &ctx;
+    Bufs b;
+    b.n = 0;
+    if (d < 0 || d >= MAX_DEPTH * 4) {
+        PyErr_SetString(PyExc_ValueError, "d out of range");
+        return NULL;
+    }
+    if (mv < 0 || mv > MV_PASS) {
+        PyErr_SetString(PyExc_ValueError, "not a move code");
+        return NULL;
+    }
+    if (rules_args(x, &b, oR, oC, oSD, oST) < 0) goto fail;
+    if (stack_args(x, &b, oS, NULL, NULL, NULL, d + 2) < 0) goto fail;
+    if (check_row(x, (int)d) < 0) goto fail;
+    if (mv == MV_EXCHANGE && S_(d, F_UP) == 0) {
+        bad("an exchange without an upcard");
+        goto fail;
+    }
+    i64 g = apply_move(x, (int)d, mv);
+    release(&b);
+    return PyLong_FromLongLong(g);
+fail:
+    release(&b);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"root_values", py_root_values, METH_VARARGS, root_values_doc},
+    {"gen_moves", py_gen_moves, METH_VARARGS, gen_moves_doc},
+    {"apply", py_apply, METH_VARARGS, apply_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_points_c",
+    "The point games' search kernel in C (see tricktaker.solver._points).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+#define LAYOUT(name) {#name, name}
+static const struct {
+    const char *name;
+    long long value;
+} layout[] = {
+    LAYOUT(F_HANDS), LAYOUT(F_SP), LAYOUT(F_UP), LAYOUT(F_LEADER), LAYOUT(F_POS), LAYOUT(F_TURN),
+    LAYOUT(F_LSUIT), LAYOUT(F_BLED), LAYOUT(F_BLSEAT), LAYOUT(F_BTR), LAYOUT(F_BTSEAT),
+    LAYOUT(F_TABLE), LAYOUT(F_TPTS), LAYOUT(F_TPIPS), LAYOUT(F_TRUMP), LAYOUT(F_DECL),
+    LAYOUT(F_GONE), LAYOUT(F_PHASE), LAYOUT(F_CANCALL), LAYOUT(F_LT1), LAYOUT(F_LT2),
+    LAYOUT(F_ASKED), LAYOUT(F_WHOLE), LAYOUT(F_SANG), LAYOUT(F_WIN20), LAYOUT(F_ASKER),
+    LAYOUT(F_ASKKIND), LAYOUT(F_WANTED), LAYOUT(F_PENDING), LAYOUT(F_PIPDIFF), LAYOUT(F_LAST20),
+    LAYOUT(F_DONE), LAYOUT(F_GONEPTS), LAYOUT(F_GONEPIPS), LAYOUT(ROW),
+    LAYOUT(PH_PLAY), LAYOUT(PH_ANSWER), LAYOUT(PH_DECLARE),
+    LAYOUT(R_N), LAYOUT(R_DIR), LAYOUT(R_STYLE), LAYOUT(R_MUSTOVER), LAYOUT(R_PEXC),
+    LAYOUT(R_FREE), LAYOUT(R_PARTNERS), LAYOUT(R_ORDER), LAYOUT(R_LFM), LAYOUT(R_OWNLEAD),
+    LAYOUT(R_MARRY), LAYOUT(R_LAST), LAYOUT(R_PIPVAL), LAYOUT(R_TUTE), LAYOUT(R_MAXSIDE),
+    LAYOUT(R_STOCKLEN), LAYOUT(R_CALLSTOCK), LAYOUT(R_EXCH), LAYOUT(R_KINGS), LAYOUT(R_KNIGHTS),
+    LAYOUT(R_TOTALPTS), LAYOUT(R_SIDE), LAYOUT(R_DECK), LAYOUT(R_SPECIAL), LAYOUT(R_TOTALPIPS),
+    LAYOUT(R_DOWN), LAYOUT(R_RELATIVE), LAYOUT(R_SIZE),
+    LAYOUT(STYLE_TUTE), LAYOUT(STYLE_ACE_TEN), LAYOUT(MARRY_TUTE), LAYOUT(MARRY_FIRST_TRUMPS),
+    LAYOUT(MARRY_EVERY_TRUMPS),
+    LAYOUT(C_PTS), LAYOUT(C_PIPS), LAYOUT(C_UNDER), LAYOUT(C_EXCH), LAYOUT(C_WEIGHT),
+    LAYOUT(C_STOCK), LAYOUT(C_CLASS), LAYOUT(C_ROWS), LAYOUT(SD_PAIR), LAYOUT(SD_MVAL),
+    LAYOUT(MV_DECLARE), LAYOUT(MV_ASK_WHOLE), LAYOUT(MV_ASK_HALF), LAYOUT(MV_ANSWER),
+    LAYOUT(MV_ANSWER_NO), LAYOUT(MV_TUTE), LAYOUT(MV_EXCHANGE), LAYOUT(MV_PASS),
+    LAYOUT(MAX_MOVES), LAYOUT(MAX_DEPTH), LAYOUT(KEY_WORDS), LAYOUT(TB_LB), LAYOUT(TB_UB),
+    LAYOUT(TB_MOVE), LAYOUT(TB_GEN), LAYOUT(TB_WORDS), LAYOUT(INF), LAYOUT(S_NODES),
+    LAYOUT(S_GEN), LAYOUT(STATS), LAYOUT(W_COLS),
+};
+
+PyMODINIT_FUNC PyInit__points_c(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    PyObject *d = PyDict_New();
+    if (!d) goto fail;
+    for (size_t i = 0; i < sizeof layout / sizeof layout[0]; i++) {
+        PyObject *v = PyLong_FromLongLong(layout[i].value);
+        if (!v || PyDict_SetItemString(d, layout[i].name, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(d);
+            goto fail;
+        }
+        Py_DECREF(v);
+    }
+    if (PyModule_AddObject(m, "LAYOUT", d) < 0) {
+        Py_DECREF(d);
+        goto fail;
+    }
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
