@@ -154,8 +154,9 @@ def match_with(game: tt.Game, hands: list[tuple[int, list[str], list[str]]],
     data = {"format": "tricktaker-record", "version": 1, "game": "huutopussi", "preset": None,
             "options": dict(game.options), "seed": None, "seeded": False, "single_hand": False,
             "start": start, "result": None,
-            "hands": [{"dealer": d, "deal": list(deal), "actions": [action_text(a) for a in actions]}
-                      for d, deal, actions in hands]}
+            "hands": [{"hand_number": k, "dealer": d, "deal": list(deal),
+                       "actions": [action_text(a) for a in actions], "result": None}
+                      for k, (d, deal, actions) in enumerate(hands)]}
     return tt.load(data)
 
 

@@ -148,9 +148,10 @@ def match_of(hands: list[tt.State], scores: list[int] | None = None) -> tt.State
     start = dict(first["start"])
     if scores is not None:
         start["scores"] = list(scores)
-    played = [dict(record(h)["hands"][0], result=None) for h in hands]
+    played = [dict(record(h)["hands"][0], result=None, hand_number=k) for k, h in enumerate(hands)]
     last = played[-1]
-    following = dict(last, dealer=(last["dealer"] + 1) % hands[0].num_players, actions=[])
+    following = dict(last, dealer=(last["dealer"] + 1) % hands[0].num_players, actions=[],
+                     hand_number=len(played))
     finished = hands[-1].is_over()
     data = dict(first, seed=None, seeded=False, single_hand=False, start=start, result=None,
                 hands=[*played, following] if finished else played)

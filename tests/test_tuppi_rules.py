@@ -979,7 +979,7 @@ def test_tournament_draw_from_a_record_with_equal_totals_before_the_last_hand():
         masks = deal_from_seed(seed, 19, tt.ANGLO_52, [13] * 4)
         base["hands"] = [{"hand_number": 19, "dealer": 3, "deal": [tt.ANGLO_52.format(m) for m in masks],
                           "actions": [], "result": None}]
-        base.pop("result")
+        base["result"] = None
         state = tt.load(json.dumps(base))
         play_hand_random(state, random.Random(seed))
         res = hand_results(state)[-1]

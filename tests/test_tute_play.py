@@ -688,7 +688,7 @@ def _replay_to(rec: dict, hand_index: int, action_index: int) -> tt.State:
     short["hands"] = short["hands"][: hand_index + 1]
     short["hands"][-1]["actions"] = short["hands"][-1]["actions"][:action_index]
     short["hands"][-1]["result"] = None
-    short.pop("result")
+    short["result"] = None
     return tt.load(json.dumps(short))
 
 

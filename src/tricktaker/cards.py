@@ -184,7 +184,8 @@ class Deck:
 
     def card(self, text: str) -> Card:
         """Parse one card, case-insensitively; raise :class:`CardParseError` naming the token."""
-        card = self._by_text.get(text.strip().upper())
+        # ASCII only: str.upper() maps look-alikes such as the long s onto card letters
+        card = self._by_text.get(text.strip().upper()) if isinstance(text, str) and text.isascii() else None
         if card is None:
             raise CardParseError(
                 f"{text!r} is not a card of the {self.name} deck "
@@ -202,7 +203,8 @@ class Deck:
 
     def suit(self, letter: str) -> Suit:
         """The suit with this letter, case-insensitively."""
-        suit = self.suit_by_letter.get(letter.strip().upper())
+        ascii_text = isinstance(letter, str) and letter.isascii()
+        suit = self.suit_by_letter.get(letter.strip().upper()) if ascii_text else None
         if suit is None:
             raise CardParseError(
                 f"{letter!r} is not a suit of the {self.name} deck "

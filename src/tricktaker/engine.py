@@ -18,6 +18,7 @@ before it mutates), legal actions, observations and scoring.
 from __future__ import annotations
 
 import hashlib
+import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ __all__ = [
     "IllegalActionError",
     "Option",
     "OptionError",
+    "SeatError",
     "State",
     "deal_from_seed",
 ]
@@ -56,6 +58,55 @@ class OptionError(ValueError):
     """An unknown game, preset or option, or an option value out of range."""
 
 
+class SeatError(ValueError):
+    """A seat that is not a seat of this game (``observation(4)``, ``observation("0")``)."""
+
+
+def whole_number(value: Any, what: str, minimum: int | None = None, maximum: int | None = None,
+                 error: type[ValueError] = OptionError) -> int:
+    """``value`` as a plain int, or ``error`` naming ``what`` and the allowed range.
+
+    Integer-like numbers (``numpy.int64``) are accepted and converted, so that what
+    is kept (and written to records) is always a JSON number; bools, floats and
+    text are refused even when they compare equal to an int.
+    """
+    if type(value) is not int and (isinstance(value, (bool, float, str, bytes))
+                                   or not hasattr(value, "__index__")):
+        shown = repr(value) if len(repr(value)) < 40 else f"{repr(value)[:30]}..."
+        raise error(f"{what} must be a whole number, not {shown}")
+    number: int = operator.index(value)
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        low = "" if minimum is None else f"{minimum}"
+        high = "" if maximum is None else f"{maximum}"
+        bound = f"{low}..{high}" if low and high else (f">= {low}" if low else f"<= {high}")
+        # str() of a 5,000-digit int is itself an error: say how big instead
+        shown = str(number) if abs(number) < 10**12 else f"a number of {number.bit_length()} bits"
+        raise error(f"{what} must be a whole number {bound}, not {shown}")
+    return number
+
+
+MAX_SEED = 2**64 - 1
+"""Seeds are whole numbers 0..2**64-1: any such number deals a match, and records keep it exactly."""
+
+
+def check_seed(seed: Any) -> int:
+    """A match seed as a plain int, or :class:`OptionError` saying what a seed is."""
+    return whole_number(seed, "seed", 0, MAX_SEED)
+
+
+def json_copy(value: Any) -> Any:
+    """A copy of a JSON-like value (dicts, lists, scalars) that shares no list or dict with it.
+
+    Observations hand out copies of what the state keeps (the previous hand's
+    result), so that a caller editing one cannot change the game.
+    """
+    if type(value) is dict:
+        return {k: json_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [json_copy(v) for v in value]
+    return value
+
+
 ActionArg = Card | Suit | int | str
 
 
@@ -68,7 +119,7 @@ class Action:
     which is what the engines' hot paths read.
     """
 
-    __slots__ = ("kind", "args", "text", "card", "mask")
+    __slots__ = ("kind", "args", "text", "card", "mask", "loose")
 
     interned: ClassVar[dict[tuple[str, tuple[ActionArg, ...]], Action]] = {}
     """Every action made so far, by ``(kind, args)``: a hot loop may look one up directly."""
@@ -78,12 +129,22 @@ class Action:
     text: str
     card: Card | None
     mask: int
+    loose: bool
+    """True when the kind is not one lower-case word (``Action("bid TS")``): a state
+    reads such an action from its text rather than trusting its parts."""
 
     def __new__(cls, kind: str, *args: ActionArg) -> Action:
         return cls.make(kind, *args)
 
     @classmethod
     def make(cls, kind: str, *args: ActionArg) -> Action:
+        key = (kind, args)
+        action = cls.interned.get(key)
+        if action is not None and type(kind) is str and all(type(a) in _ARG_TYPES for a in args):
+            return action
+        # The table's keys compare 55.0, True and numpy.int64(55) equal to ints, so an odd
+        # argument kept here would stand for the real action for the rest of the process.
+        args = _checked_args(kind, args)
         key = (kind, args)
         action = cls.interned.get(key)
         if action is None:
@@ -94,6 +155,7 @@ class Action:
             cards = [a for a in args if isinstance(a, Card)]
             action.card = cards[0] if cards else None
             action.mask = sum(c.mask for c in cards)
+            action.loose = not (kind.isascii() and kind.isalpha() and kind.islower())
             cls.interned[key] = action
         return action
 
@@ -105,6 +167,29 @@ class Action:
 
     def __reduce__(self) -> tuple[Callable[..., Action], tuple[ActionArg, ...]]:
         return (_make_action, (self.kind, *self.args))
+
+
+_ARG_TYPES = frozenset({int, str, Card, Suit})
+
+
+def _checked_args(kind: Any, args: tuple[Any, ...]) -> tuple[ActionArg, ...]:
+    """The arguments as the exact types actions hold: a card, a suit, a word, a plain int.
+
+    Integer-like numbers (``numpy.int64``) become ``int``; anything else (a float, a
+    bool, a list) raises :class:`IllegalActionError` naming it.
+    """
+    if not isinstance(kind, str) or not kind.strip():
+        raise IllegalActionError(f"an action's kind is a word, not {kind!r}")
+    out: list[ActionArg] = []
+    for arg in args:
+        if type(arg) is int or isinstance(arg, (Card, Suit)) or type(arg) is str:
+            out.append(arg)
+        elif not isinstance(arg, (bool, float, str)) and hasattr(arg, "__index__"):
+            out.append(operator.index(arg))
+        else:
+            raise IllegalActionError(
+                f"an action's arguments are cards, suits, words or whole numbers, not {arg!r}")
+    return tuple(out)
 
 
 def _make_action(kind: str, *args: ActionArg) -> Action:
@@ -150,6 +235,10 @@ class CardActions:
         return out
 
 
+MAX_NUMBER_DIGITS = 9
+"""The longest number action text may hold: every bid of every game is far shorter."""
+
+
 def parse_action(text: str, deck: Deck, kinds: Sequence[str], words: Sequence[str]) -> Action:
     """Read action text: a kind, then arguments (words, numbers, cards, suits).
 
@@ -159,6 +248,10 @@ def parse_action(text: str, deck: Deck, kinds: Sequence[str], words: Sequence[st
     """
     if not isinstance(text, str):
         raise IllegalActionError(f"an action must be an Action or its text, not {type(text).__name__}")
+    if not text.isascii():
+        # str.lower() and int() read look-alikes (the long s, Arabic digits) as card text
+        raise IllegalActionError(f"{text.strip()!r} has characters outside ASCII: write actions "
+                                 f"in plain letters and digits")
     tokens = text.strip().lower().split()
     if not tokens:
         raise IllegalActionError("empty action text")
@@ -172,6 +265,9 @@ def parse_action(text: str, deck: Deck, kinds: Sequence[str], words: Sequence[st
         if tok in words:
             args.append(tok)
         elif tok.isdigit() and not _is_card_text(tok, deck):
+            if len(tok) > MAX_NUMBER_DIGITS:
+                raise IllegalActionError(f"{tok[:12]}... in an action is too long a number "
+                                         f"({len(tok)} digits; at most {MAX_NUMBER_DIGITS})")
             args.append(int(tok))
         else:
             try:
@@ -313,10 +409,9 @@ class Game:
 
     def new_match(self, seed: int | None = None, dealer: int = 0) -> State:
         """A whole match; hand ``k``'s deal comes from ``deal_from_seed(seed, k)``."""
-        if seed is None:
-            seed = random.SystemRandom().getrandbits(48)
-        self._check_seat(dealer, "dealer")
-        start = self.state_class.match_start(self, dealer)
+        seed = random.SystemRandom().getrandbits(48) if seed is None else check_seed(seed)
+        dealer = self.check_seat(dealer, "dealer")
+        start = self.state_class.check_start(self, self.state_class.match_start(self, dealer))
         return self.state_class(self, start, seed=seed, seeded=True, single_hand=False)
 
     def new_hand(
@@ -331,10 +426,13 @@ class Game:
         ``deal`` gives each seat's cards (Card objects or text); without it the
         deal comes from ``seed``.  ``scores`` is the match score before the hand.
         """
-        self._check_seat(dealer, "dealer")
+        dealer = self.check_seat(dealer, "dealer")
+        if seed is not None:
+            seed = check_seed(seed)
         start = self.state_class.match_start(self, dealer)
         if scores is not None:
-            start["scores"] = self.state_class.check_scores(self, scores)
+            start["scores"] = scores
+        start = self.state_class.check_start(self, start)
         if deal is None:
             if seed is None:
                 seed = random.SystemRandom().getrandbits(48)
@@ -378,9 +476,16 @@ class Game:
             masks.append(mask)
         return masks
 
-    def _check_seat(self, seat: int, what: str) -> None:
-        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
-            raise OptionError(f"{what} must be a seat 0..{self.num_players - 1}, not {seat!r}")
+    def check_seat(self, seat: Any, what: str = "seat", error: type[ValueError] = OptionError) -> int:
+        """``seat`` as a plain int if it is a seat of this game, else ``error`` naming ``what``."""
+        if type(seat) is not int and (isinstance(seat, (bool, float, str, bytes))
+                                      or not hasattr(seat, "__index__")):
+            raise error(f"{what} must be a seat 0..{self.num_players - 1}, not {repr(seat)[:40]}")
+        number: int = operator.index(seat)
+        if not 0 <= number < self.num_players:
+            shown = str(number) if abs(number) < 10**12 else "a huge number"
+            raise error(f"{what} must be a seat 0..{self.num_players - 1}, not {shown}")
+        return number
 
 
 def deal_from_seed(seed: int, hand_number: int, deck: Deck, pile_sizes: Sequence[int]) -> list[int]:
@@ -432,6 +537,9 @@ class State:
 
     game: Game
     num_players: int
+    _replaying_record = False
+    """True while ``load`` replays a record: a hand with no deal to follow it is then an error
+    in the record, not a reason to draw a seed."""
 
     def __init__(
         self,
@@ -461,9 +569,57 @@ class State:
 
     @classmethod
     def check_scores(cls, game: Game, scores: Sequence[int]) -> list[int]:
-        if len(scores) != game.num_sides or not all(isinstance(s, int) for s in scores):
-            raise OptionError(f"scores are {game.num_sides} whole numbers, one per side")
-        return list(scores)
+        """The match scores as a new list, or :class:`OptionError`; games add their ranges."""
+        if not isinstance(scores, (list, tuple)) or len(scores) != game.num_sides:
+            raise OptionError(f"scores are {game.num_sides} whole numbers, one per side, not {scores!r}")
+        return [whole_number(s, "a score") for s in scores]
+
+    @classmethod
+    def check_start(cls, game: Game, start: Any) -> JSON:
+        """The match context a state starts from, checked field by field: a fresh dict.
+
+        The one check for every way in: ``new_match``, ``new_hand`` and a record's
+        ``start``.  A context passing it plays to the end and writes a record that
+        loads again; anything else raises :class:`OptionError` naming the field.
+        The fields are those of :meth:`match_start` (no more, no fewer): hand number
+        (0 or more), dealer (a seat), scores (:meth:`check_scores`), the previous
+        hand's public result (null, always at hand 0; else an object whose
+        ``points`` are one whole number per side), and the game's own
+        (:meth:`_check_start_fields`).
+        """
+        template = cls.match_start(game, 0)
+        if not isinstance(start, dict):
+            raise OptionError(f"the start context must be an object, not {type(start).__name__}")
+        missing = [k for k in template if k not in start]
+        extra = [k for k in start if k not in template]
+        if missing or extra:
+            raise OptionError(
+                f"the start context has the fields {', '.join(template)}"
+                + (f"; missing {', '.join(map(repr, missing))}" if missing else "")
+                + (f"; unknown {', '.join(map(repr, extra))}" if extra else ""))
+        checked: JSON = {
+            "hand_number": whole_number(start["hand_number"], "start hand_number", 0, 10**9),
+            "dealer": game.check_seat(start["dealer"], "start dealer"),
+            "scores": cls.check_scores(game, start["scores"]),
+        }
+        previous = start["previous"]
+        if previous is not None:
+            if checked["hand_number"] == 0:
+                raise OptionError("start previous must be null at hand 0 (no hand came before)")
+            if not isinstance(previous, dict):
+                raise OptionError("start previous must be null or the previous hand's result (an object)")
+            points = previous.get("points")
+            if not isinstance(points, list) or len(points) != game.num_sides or not all(
+                    type(p) is int for p in points):
+                raise OptionError(f"start previous points must be {game.num_sides} whole numbers")
+        checked["previous"] = json_copy(previous)
+        checked.update(cls._check_start_fields(game, start, checked))
+        return {k: checked[k] for k in template}
+
+    @classmethod
+    def _check_start_fields(cls, game: Game, start: JSON, checked: JSON) -> JSON:
+        """The game's own start fields, checked (``checked`` holds the common ones)."""
+        return {}
 
     def _match_context(self) -> JSON:
         """The match context now, from which the next hand starts."""
@@ -508,11 +664,15 @@ class State:
             number = start["hand_number"]
             if self._pending_deals:
                 deal = self._pending_deals.pop(0)
-            elif self.seed is not None:
+            else:
+                if self.seed is None:
+                    if self._replaying_record:
+                        raise RuntimeError("no deal for the next hand: the state has no seed")
+                    # A match loaded from deals alone has played past them: it goes on as
+                    # new_match(seed=None) would, with a fresh seed that its record keeps.
+                    self.seed = random.SystemRandom().getrandbits(48)
                 deal = deal_from_seed(self.seed, number, self.game.deck,
                                       self.game.pile_sizes(start["dealer"]))
-            else:
-                raise RuntimeError("no deal for the next hand: the state has no seed")
         log = HandLog(start, deal)
         self._log.append(log)
         self._actions = log.actions
@@ -538,7 +698,7 @@ class State:
         Raises :class:`IllegalActionError` (a ``ValueError``) saying why it is not
         legal; the state is then unchanged.
         """
-        if action.__class__ is Action and seat is None:
+        if action.__class__ is Action and seat is None and not action.loose:
             act = action
         else:
             act = self._check_input(action, seat)
@@ -549,12 +709,33 @@ class State:
     def _check_input(self, action: Action | str, seat: int | None) -> Action:
         if self.is_over():
             raise IllegalActionError("the game is over")
-        if seat is not None and seat != self.current_player:
-            raise IllegalActionError(
-                f"not your turn: seat {self.current_player} is to act, not seat {seat}")
+        if seat is not None:
+            seat = self.game.check_seat(seat, error=IllegalActionError)
+            if seat != self.current_player:
+                raise IllegalActionError(
+                    f"not your turn: seat {self.current_player} is to act, not seat {seat}")
         if isinstance(action, Action):
-            return action
+            # an action built from loose text (Action("bid TS")) is read like that text
+            return self._parse(action.text) if action.loose else action
+        if not isinstance(action, str):
+            raise IllegalActionError(
+                f"an action must be an Action or its text, not {type(action).__name__}")
         return self._parse(action)
+
+    def _check_seat(self, seat: Any) -> int:
+        """The seat a world or a hand is asked for, or :class:`SeatError`: ``-1`` would
+        otherwise read seat 3's cards, ``"0"`` fail deep inside."""
+        return self.game.check_seat(seat, error=SeatError)
+
+    def _check_viewer(self, seat: Any) -> int | None:
+        """The seat an observation is for (None for a spectator), or :class:`SeatError`."""
+        return None if seat is None else self.game.check_seat(seat, error=SeatError)
+
+    @staticmethod
+    def _check_rng(rng: Any) -> random.Random:
+        if not isinstance(rng, random.Random):
+            raise SeatError(f"a world is sampled with a random.Random, not {type(rng).__name__}")
+        return rng
 
     def undo(self) -> Action:
         """Take back the last action and return it; the state is exactly as before it."""
@@ -666,7 +847,7 @@ class TrickState(State):
         self._winner = None
 
     def _header(self, seat: int | None) -> JSON:
-        """The observation fields every game starts with."""
+        """The observation fields every game starts with (``seat`` already checked)."""
         return {
             "game": self.game.name,
             "players": self.num_players,
@@ -728,7 +909,7 @@ class TrickState(State):
 
     def hand(self, seat: int) -> list[Card]:
         """The cards a seat holds now (full information: use ``observation`` for a player's view)."""
-        return self.game.deck.cards_of(self._hands[seat])
+        return self.game.deck.cards_of(self._hands[self._check_seat(seat)])
 
     @property
     def hand_masks(self) -> tuple[int, ...]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .engine import JSON, IllegalActionError, OptionError, State, deal_from_seed
+from .engine import JSON, IllegalActionError, OptionError, State, check_seed, deal_from_seed
 
 __all__ = ["FORMAT", "RecordError", "dump", "load"]
 
@@ -72,6 +72,13 @@ def dump(state: State) -> str:
     return json.dumps(to_record(state), indent=1, ensure_ascii=False)
 
 
+FIELDS = ("format", "version", "game", "preset", "options", "seed", "seeded", "single_hand", "start",
+          "hands", "result")
+"""A record's fields, every one required, no others allowed: what ``to_record`` writes."""
+HAND_FIELDS = ("hand_number", "dealer", "deal", "actions", "result")
+"""The fields of each entry of ``hands``."""
+
+
 def _field(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
     if not isinstance(obj, dict) or key not in obj:
         raise RecordError(f"{where}: missing field {key!r}")
@@ -81,74 +88,147 @@ def _field(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any
     return value
 
 
+def _exact_fields(obj: Any, fields: tuple[str, ...], where: str) -> None:
+    """Raise unless ``obj`` is an object with exactly ``fields``: a record that loads
+    writes itself back the same, so there is nothing it could silently drop."""
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where}: expected an object, got {type(obj).__name__}")
+    missing = [k for k in fields if k not in obj]
+    if missing:
+        raise RecordError(f"{where}: missing field{'s' if len(missing) > 1 else ''} "
+                          f"{', '.join(map(repr, missing))}")
+    extra = [k for k in obj if k not in fields]
+    if extra:
+        raise RecordError(f"{where}: unknown field{'s' if len(extra) > 1 else ''} "
+                          f"{', '.join(map(repr, extra))} (a record has {', '.join(fields)})")
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON text: ``1`` is not ``true`` and ``1.0`` is not ``1`` here."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _no_constant(name: str) -> Any:
+    raise RecordError(f"not a JSON record: {name} is not a JSON number")
+
+
+def _decode(text: str | bytes | JSON) -> Any:
+    """The record's data: parsed from text, or a private copy of a dict (so the state
+    keeps nothing of the caller's).  Only plain JSON passes: no NaN, no Infinity."""
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        if isinstance(text, str):
+            return json.loads(text, parse_constant=_no_constant)
+        if isinstance(text, dict):
+            return json.loads(json.dumps(text, allow_nan=False))
+    except RecordError:
+        raise
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not a JSON record: the bytes are not UTF-8 ({exc.reason} at byte "
+                          f"{exc.start})") from None
+    except RecursionError:
+        raise RecordError("not a JSON record: nested too deeply") from None
+    except (ValueError, TypeError) as exc:  # JSONDecodeError, over-long numbers, non-JSON values
+        raise RecordError(f"not a JSON record: {exc}") from None
+    raise RecordError(f"a record is JSON text, bytes or a dict, not {type(text).__name__}")
+
+
 def load(text: str | bytes | JSON) -> State:
-    """Replay a record (JSON text or the decoded dict) to the state it describes."""
+    """Replay a record (JSON text or the decoded dict) to the state it describes.
+
+    Every check is listed in ``docs/records.md``; any failure raises
+    :class:`RecordError` (a ``ValueError``) naming the place.
+    """
     from . import new_game
 
-    if isinstance(text, (str, bytes)):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not a JSON record: {exc}") from None
-    else:
-        data = text
+    data = _decode(text)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"not a tricktaker record (expected \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {data.get('version')!r} (this reads {VERSION})")
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:
+        raise RecordError(f"unsupported record version {version!r} (this reads {VERSION})")
+    _exact_fields(data, FIELDS, "record")
     name = _field(data, "game", str, "record")
     options = _field(data, "options", dict, "record")
     try:
         game = new_game(name, **options)
     except OptionError as exc:
         raise RecordError(f"record: {exc}") from None
-    preset = data.get("preset")
+    missing = [o.name for o in game.OPTIONS if o.name not in options]
+    if missing:
+        raise RecordError(f"record: options lacks {', '.join(missing)} (a record holds every option, "
+                          f"so that it replays the same when defaults change)")
+    preset = data["preset"]
     if preset is not None and (not isinstance(preset, str) or preset not in game.PRESETS):
         raise RecordError(f"record: unknown preset {preset!r} for {name} "
-                          f"(presets: {', '.join(game.PRESETS)})")
+                          f"(presets: {', '.join(game.PRESETS) or 'none'})")
     game.preset = preset
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError("record: field 'seed' must be a whole number or null")
+    seed = data["seed"]
+    if seed is not None:
+        try:
+            seed = check_seed(seed)
+        except OptionError as exc:
+            raise RecordError(f"record: field 'seed': {exc} (or null)") from None
     seeded = _field(data, "seeded", bool, "record")
     single = _field(data, "single_hand", bool, "record")
-    start = _field(data, "start", dict, "record")
     hands = _field(data, "hands", list, "record")
     if not hands:
         raise RecordError("record: no hands")
     if seeded and seed is None:
         raise RecordError("record: 'seeded' needs a seed")
+    try:
+        start = game.state_class.check_start(game, data["start"])
+    except OptionError as exc:
+        raise RecordError(f"record: start: {exc}") from None
+    if data["result"] is not None and not isinstance(data["result"], dict):
+        raise RecordError("record: field 'result' must be an object (or null in a hand-written record)")
 
     deals = []
     for i, hand in enumerate(hands):
         where = f"hand {i + 1}"
+        _exact_fields(hand, HAND_FIELDS, where)
         deal_text = _field(hand, "deal", list, where)
         _field(hand, "actions", list, where)
+        _field(hand, "hand_number", int, where)
         dealer = _field(hand, "dealer", int, where)
         try:
+            dealer = game.check_seat(dealer, "dealer")
             masks = game.parse_deal([_text(d, where) for d in deal_text], dealer)
         except ValueError as exc:
             raise RecordError(f"{where}: bad deal: {exc}") from None
         if seeded:
-            expected = deal_from_seed(seed, start["hand_number"] + i, game.deck,  # type: ignore[arg-type]
+            expected = deal_from_seed(seed, start["hand_number"] + i, game.deck,
                                       game.pile_sizes(dealer))
             if masks != expected:
                 raise RecordError(f"{where}: the deal is not the one seed {seed} gives")
         deals.append(masks)
-    try:
-        state = game.state_class(game, start, seed=seed, seeded=seeded, single_hand=single,
-                                 deal=deals[0])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"record: bad start context: {exc!r}") from None
+    state = game.state_class(game, start, seed=seed, seeded=seeded, single_hand=single, deal=deals[0])
     state._pending_deals = [] if seeded else deals[1:]
+    state._replaying_record = True
+    try:
+        _replay(state, hands)
+    finally:
+        del state._replaying_record
+    actual = to_record(state)["result"]
+    if data["result"] is not None and not _same(data["result"], actual):
+        raise RecordError(f"record: the recorded result {data['result']} is not what the replay "
+                          f"gives ({actual})")
+    return state
+
+
+def _replay(state: State, hands: list[Any]) -> None:
+    """Apply every recorded action, checking hand numbers, dealers and results on the way."""
 
     number = 0
     for i, hand in enumerate(hands):
         if len(state._log) != i + 1:
             raise RecordError(f"hand {i + 1}: the replay is in hand {len(state._log)} here")
-        if hand["dealer"] != state._log[i].start["dealer"]:
-            raise RecordError(f"hand {i + 1}: the record says dealer {hand['dealer']}, "
-                              f"the replay has dealer {state._log[i].start['dealer']}")
+        reached = state._log[i].start
+        for key in ("hand_number", "dealer"):
+            if hand[key] != reached[key]:
+                raise RecordError(f"hand {i + 1}: the record says {key} {hand[key]}, "
+                                  f"the replay has {key} {reached[key]}")
         for text in hand["actions"]:
             number += 1
             if len(state._log) != i + 1:
@@ -161,17 +241,14 @@ def load(text: str | bytes | JSON) -> State:
             except RuntimeError:
                 raise RecordError(f"action {number} (hand {i + 1}, {text!r}) ends the hand, but this "
                                   f"unseeded record has no deal for the next one") from None
-        recorded = hand.get("result")
+        recorded = hand["result"]
         replayed = state._log[i].result
-        if recorded is not None and recorded != replayed:
+        if recorded is not None and not _same(recorded, replayed):
             raise RecordError(
                 f"hand {i + 1}: the recorded result {recorded} is not what the replay gives ({replayed})")
-    result = data.get("result")
-    if isinstance(result, dict):
-        actual = to_record(state)["result"]
-        if result != actual:
-            raise RecordError(f"record: the recorded result {result} is not what the replay gives ({actual})")
-    return state
+    if len(state._log) != len(hands):
+        raise RecordError(f"record: the replay reaches hand {len(state._log)}, but the record lists "
+                          f"{len(hands)}")
 
 
 def _text(value: Any, where: str) -> str:

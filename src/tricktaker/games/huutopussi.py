@@ -28,7 +28,17 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 from ..cards import PIQUET_36, Card, popcount, single_bits
-from ..engine import JSON, PHASE_OVER, Action, Game, IllegalActionError, Option, OptionError, parse_action
+from ..engine import (
+    JSON,
+    PHASE_OVER,
+    Action,
+    Game,
+    IllegalActionError,
+    Option,
+    OptionError,
+    json_copy,
+    parse_action,
+)
 from ..sampling import fill_slots
 from .marriages import (
     ANSWER,
@@ -502,6 +512,7 @@ class HuutopussiState(MarriageState):
 
     def observation(self, seat: int | None) -> JSON:
         """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
+        seat = self._check_viewer(seat)
         n = self.num_players
         declarer = self._declarer
         obs = self._header(seat) | {
@@ -514,7 +525,7 @@ class HuutopussiState(MarriageState):
             "contract": self._contract or None,
         } | self._play_observation(seat) | {
             "points": self.side_points(),
-            "previous_hand": self._previous,
+            "previous_hand": json_copy(self._previous),
             "winner": self._winner,
         }
         in_exchange = n == 4 and declarer is not None and seat in (declarer, self._partner(declarer))
@@ -540,6 +551,8 @@ class HuutopussiState(MarriageState):
         them.  The hand is replayed on that deal, so asks and answers must come
         out the same; worlds where they would not are drawn again.
         """
+        seat = self._check_seat(seat)
+        rng = self._check_rng(rng)
         for _ in range(2000):
             made = self._world(seat, rng)
             if made is None:

@@ -32,7 +32,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import PIQUET_36, SHORT_24, SUIT_MASKS, popcount, single_bits
-from ..engine import JSON, PHASE_OVER, Action, Game, IllegalActionError, Option, OptionError, parse_action
+from ..engine import (
+    JSON,
+    PHASE_OVER,
+    Action,
+    Game,
+    IllegalActionError,
+    Option,
+    OptionError,
+    json_copy,
+    parse_action,
+    whole_number,
+)
 from ..sampling import fill_slots, fill_timed_slots
 from .marriages import (
     ACES,
@@ -269,6 +280,11 @@ class MarjapussiState(MarriageState):
             raise OptionError(f"{game.name} scores are 0..{target - 1} per side")
         return checked
 
+    @classmethod
+    def _check_start_fields(cls, game: Game, start: JSON, checked: JSON) -> JSON:
+        # a carry counts the tied pip points of the hands before: at most one per hand
+        return {"carry": whole_number(start["carry"], "start carry", 0, checked["hand_number"])}
+
     def _match_context(self) -> JSON:
         dealer = self._next(self._dealer)
         if self._opener is not None:
@@ -311,6 +327,10 @@ class MarjapussiState(MarriageState):
     def _do(self, action: Action) -> None:
         if action not in _VALID_ACTIONS:
             raise IllegalActionError(f"{action.text!r} is malformed: not an action of {self.game.title}")
+        if action.mask & ~self.game.deck.mask:
+            # the family shares one action table; a 24-card game meets the 36-card deck's sevens
+            raise IllegalActionError(f"{action.text!r} is malformed: {action.card} is not a card of "
+                                     f"the {self.game.deck.name} deck")
         if self._turn is None:
             raise IllegalActionError("the game is over")
         self._do_marriage_action(self._turn, action)
@@ -402,13 +422,14 @@ class MarjapussiState(MarriageState):
 
     def observation(self, seat: int | None) -> JSON:
         """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
+        seat = self._check_viewer(seat)
         game = self.game
         obs = self._header(seat) | self._play_observation(seat) | {
             "pips": [p[0] for p in self.pips()],
             "points": self.side_points(),
             "lead_rule": self._texts(self._lead_tiers[0]) if self._lead_tiers else None,
             "carry": self._carry,
-            "previous_hand": self._previous,
+            "previous_hand": json_copy(self._previous),
             "winner": self._winner,
         }
         if game.layout == "stock":
@@ -432,6 +453,8 @@ class MarjapussiState(MarriageState):
         replayed on the new deal, so every ask and answer must come out the
         same there; worlds where one would not are drawn again.
         """
+        seat = self._check_seat(seat)
+        rng = self._check_rng(rng)
         build = {"hands": self._world_hands, "stock": self._world_stock, "rows": self._world_rows}
         make = build[self.game.layout]
         for _ in range(2000):

@@ -169,7 +169,7 @@ class MarriageState(TrumpTrickState):
 
     def hand(self, seat: int) -> list[Card]:
         """The cards in a seat's hand now (not face-up cards; full information)."""
-        return self._sorted(self._hands[seat])
+        return self._sorted(self._hands[self._check_seat(seat)])
 
     def _play_observation(self, seat: int | None) -> JSON:
         """The observation fields of the play: hands, the table, tricks, calls and marriages."""

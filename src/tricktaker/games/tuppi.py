@@ -32,7 +32,9 @@ from ..engine import (
     State,
     Trick,
     TrickState,
+    json_copy,
     parse_action,
+    whole_number,
 )
 from ..sampling import fill_slots
 
@@ -66,6 +68,8 @@ KINDS = ("play", "bid", "sooli", "pass", "discard", "give")
 WORDS = ("rami", "nolo")
 _PLAYS: dict[Action | str, Action] = {a: a for a in PLAY.by_mask.values()}
 """Every play action, looked up by itself (a hit is an Action, a miss anything else)."""
+_PLAY_KEY_TYPES = (Action, str)
+"""What may be looked up in ``_PLAYS``: a list or dict given to ``apply`` is unhashable."""
 _VALID_ACTIONS = frozenset([*_PLAYS.values(), *DISCARD.by_mask.values(), *GIVE.by_mask.values(),
                             *BID.by_mask.values(), BID_RAMI, BID_NOLO, SOOLI, PASS])
 """Every well-formed Tuppi action: a hand-built Action outside it (``play`` with two
@@ -160,7 +164,20 @@ class TuppiState(TrickState):
         checked = super().check_scores(game, scores)
         if min(checked) < 0 or min(checked) > 0:
             raise OptionError("Tuppi scores: only one side holds points (e.g. (20, 0)), none negative")
+        target = game.options["target"]
+        if max(checked) >= target:
+            raise OptionError(f"Tuppi scores must be below the target {target}: the match ends there")
         return checked
+
+    @classmethod
+    def _check_start_fields(cls, game: Game, start: JSON, checked: JSON) -> JSON:
+        totals = start["totals"]
+        if not isinstance(totals, list) or len(totals) != 2:
+            raise OptionError(f"start totals are 2 whole numbers, one per side, not {totals!r}")
+        limit = game.options["hand_limit"]
+        if limit and checked["hand_number"] >= limit:
+            raise OptionError(f"start hand_number must be below the hand limit {limit}")
+        return {"totals": [whole_number(t, "a start total", 0) for t in totals]}
 
     def _match_context(self) -> JSON:
         return {
@@ -298,7 +315,7 @@ class TuppiState(TrickState):
         Playing a card takes a short cut past the general dispatch: it is most of
         every playout, and self-play speed is a feature.
         """
-        if self._phase is PLAY_PHASE and seat is None:
+        if self._phase is PLAY_PHASE and seat is None and action.__class__ in _PLAY_KEY_TYPES:
             play = _PLAYS.get(action)
             if play is not None:
                 actions = self._actions
@@ -590,6 +607,7 @@ class TuppiState(TrickState):
 
     def observation(self, seat: int | None) -> JSON:
         """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
+        seat = self._check_viewer(seat)
         opts = self.game.options
         own = self._hands[seat] if seat is not None else 0
         partner_out = (self._soloist + 2) % 4 if self._soloist is not None else None
@@ -606,7 +624,7 @@ class TuppiState(TrickState):
             "trick": self._table_json(),
             "tricks": [self._trick_json(t) for t in self._tricks],
             "tricks_won": list(self._won),
-            "previous_hand": self._previous,
+            "previous_hand": json_copy(self._previous),
             "winner": self._winner,
             "draw": self._draw,
         }
@@ -630,6 +648,8 @@ class TuppiState(TrickState):
         bids are drawn anew from the sampled hands, and the hand is replayed; the world
         then plays on with future deals of its own.
         """
+        seat = self._check_seat(seat)
+        rng = self._check_rng(rng)
         for _ in range(200):
             world = self._try_world(seat, rng)
             if world is not None:

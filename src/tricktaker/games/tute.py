@@ -33,6 +33,7 @@ from ..engine import (
     OptionError,
     Trick,
     TrumpTrickState,
+    json_copy,
     parse_action,
 )
 from ..sampling import fill_timed_slots
@@ -551,6 +552,7 @@ class TuteState(TrumpTrickState):
 
     def observation(self, seat: int | None) -> JSON:
         """What ``seat`` may know, as a JSON-safe dict; ``seat=None`` gives public information only."""
+        seat = self._check_viewer(seat)
         obs = self._header(seat) | {
             "trump": self.trump,
             "trump_card": self._card(self._upcard).text if self._upcard else None,
@@ -563,7 +565,7 @@ class TuteState(TrumpTrickState):
             "points": self.side_points(),
             "declarations": [[s, a.text] for s, a in self._declarations],
             "exchanges": [[s, self._card(g).text, self._card(t).text] for s, g, t in self._exchanges],
-            "previous_hand": self._previous,
+            "previous_hand": json_copy(self._previous),
             "winner": self._winner,
         }
         if self.num_players == 2:
@@ -586,6 +588,8 @@ class TuteState(TrumpTrickState):
         no trump).  The world is replayed action by action, so it cannot break a
         rule; it then plays on with future deals of its own.
         """
+        seat = self._check_seat(seat)
+        rng = self._check_rng(rng)
         build = self._try_world_pairs if self.num_players == 4 else self._try_world_two
         for _ in range(500):
             world = build(seat, rng)
