@@ -10,7 +10,9 @@ minimax over the State API (``tricktaker.solver.reference``) checks them.
 from __future__ import annotations
 
 import random
+import time
 
+import numpy as np
 import pytest
 from solver_helpers import CLOCKWISE, cards, dds_lead_values, plain_tricks, rami_lead, random_deal
 
@@ -202,30 +204,21 @@ def test_positions_of_three_hands_equal_plain_minimax() -> None:
         assert TrickSolver().value(pos) == plain_tricks(pos), pos
 
 
-def test_top_is_the_highest_card_as_in_bits() -> None:
-    """The kernel's ``_top`` is ``_bits.top`` (a leading-zero count): the highest bit, 0 for none."""
-    from tricktaker.solver._bits import top
-
+def test_top_is_the_highest_card() -> None:
+    """The kernel's ``top`` (a leading-zero count): the highest bit, 0 for none; and its
+    ``popcount``."""
     rng = random.Random(5)
     masks = [0, 1, 1 << 62, (1 << 62) | 1] + [rng.getrandbits(rng.randint(1, 62)) for _ in range(500)]
     for m in masks:
-        assert _tricks._top(m) == top(m), m
-        assert top(m) == (1 << (m.bit_length() - 1) if m else 0), m
+        assert _tricks._top(m) == (1 << (m.bit_length() - 1) if m else 0), m
+        assert _tricks._popcount(m) == bin(m).count("1"), m
 
 
 def test_popcount_compared_with_small_numbers_is_right_for_every_card() -> None:
     """The searches compare card counts with small numbers (``n >= 2``, ``n <= r``).  A popcount
-    written as the multiply-and-shift trick made ``popcount(1 << 8) >= 2`` true under Numba 0.68
-    (LLVM 22); the quick-trick rules then counted tricks that were not there."""
-    from numba import njit
-
-    from tricktaker.solver._bits import popcount
-
-    @njit  # type: ignore[untyped-decorator]
-    def compare(x: int, k: int) -> tuple[bool, bool, bool, bool, bool]:
-        n = popcount(x)
-        return n >= 2, n <= 1, n > 2, n < 3, n >= k
-
+    written as the multiply-and-shift trick once made ``popcount(1 << 8) >= 2`` true (under
+    Numba 0.68); the quick-trick rules then counted tricks that were not there.  The kernel's own
+    inlined popcount, compared as the search compares it."""
     rng = random.Random(8)
     masks = [0] + [1 << i for i in range(63)]
     masks += [(1 << i) | (1 << j) for i in range(0, 63, 7) for j in range(i)]
@@ -233,7 +226,7 @@ def test_popcount_compared_with_small_numbers_is_right_for_every_card() -> None:
     for m in masks:
         n = bin(m).count("1")
         for k in (1, 2, 3):
-            assert compare(m, k) == (n >= 2, n <= 1, n > 2, n < 3, n >= k), (m, k)
+            assert _tricks._popcount_compare(m, k) == (n >= 2, n <= 1, n > 2, n < 3, n >= k), (m, k)
 
 
 def test_table_bucket_keeps_its_newest_entries_and_matches_by_mask() -> None:
@@ -253,6 +246,90 @@ def test_table_bucket_keeps_its_newest_entries_and_matches_by_mask() -> None:
     assert _tricks._lookup(tt, 0, middle, -(1 << 63) | 0b1101, 0, gen, 6)[0] < 0  # leader 2
     live = sum(0x7FFC << (16 * s) for s in range(4))
     assert _tricks._top_cards(live, mask1, 3) == (0x6000 | 0x4000 << 32)
+
+
+# -- time limits and arguments ------------------------------------------------------------
+
+
+def test_a_time_limit_stops_a_full_deal_and_leaves_the_table_sound() -> None:
+    """A full deal with a tiny time left raises TimeoutError quickly; the stopped search stored
+    nothing from unfinished subtrees, so later solves on the same solver are still exact."""
+    solver = TrickSolver()
+    hands = deal_from_seed(2, 0, ANGLO_52, [13] * 4)
+    pos = rami_lead(hands, 2)
+    start = time.monotonic()
+    with pytest.raises(TimeoutError):
+        solver.card_values(pos, deadline=time.monotonic() + 0.002)
+    assert time.monotonic() - start < 0.5
+    with pytest.raises(TimeoutError):  # a deadline already passed
+        solver.card_values(pos, deadline=time.monotonic() - 1)
+    # the same deal, without starting afresh: the table keeps what the stopped searches stored
+    assert solver.card_values(pos) == dds_lead_values(hands, 2)
+    other = deal_from_seed(6, 0, ANGLO_52, [13] * 4)
+    solver.new_search()
+    deadline = time.monotonic() + 60
+    assert solver.card_values(rami_lead(other, 2), deadline=deadline) == dds_lead_values(other, 2)
+
+
+def test_a_stopped_search_mid_way_leaves_exact_bounds() -> None:
+    """Stopped at many points (time limits from 1 ms up), then finished: each card's value is
+    still DDS's, so no bound from an unfinished subtree reached the table."""
+    hands = deal_from_seed(14, 0, ANGLO_52, [13] * 4)
+    pos = rami_lead(hands, 14 % 4)
+    solver = TrickSolver()
+    for ms in (1, 2, 4, 8, 16, 32):
+        try:
+            solver.card_values(pos, deadline=time.monotonic() + ms / 1000)
+        except TimeoutError:
+            pass
+    assert solver.card_values(pos) == dds_lead_values(hands, 14 % 4)
+
+
+def test_bad_array_arguments_raise_instead_of_crashing() -> None:
+    """The kernel checks its arrays: wrong item size, too short, or a position it cannot walk."""
+    tt, stats = _tricks.new_table()
+    order = np.array([[(lead + i) % 4 for i in range(4)] for lead in range(4)], dtype=np.int64)
+    hands = np.array(random_deal(1, 5), dtype=np.int64)
+    sides = np.array([0, 1, 0, 1], dtype=np.int64)
+
+    def call(**changes: object) -> object:
+        args: dict[str, object] = dict(hands=hands, order=order, tsize=4, side=sides, maxside=0, counted=0,
+                                       leader=0, pos=0, lead_suit=-1, best=0, best_seat=-1, table=0, won=0,
+                                       target=2, tt=tt, stats=stats, time_left=0.0, signals=False)
+        args.update(changes)
+        return _tricks.search(*args.values())  # type: ignore[arg-type]
+
+    assert call()[0] in (True, False)
+    with pytest.raises(TypeError):
+        call(hands=hands.astype(np.int32))
+    with pytest.raises(TypeError):
+        call(tt=tt.astype(np.float32))
+    with pytest.raises(TypeError):
+        call(hands=[1, 2, 3, 4])
+    with pytest.raises(TypeError):
+        call(order=order[:, ::2])  # not contiguous
+    with pytest.raises(ValueError):
+        call(hands=hands[:3])
+    with pytest.raises(ValueError):
+        call(tt=tt[:100])
+    with pytest.raises(ValueError):
+        call(stats=stats[:2])
+    with pytest.raises(ValueError):
+        call(order=order * 5)
+    with pytest.raises(ValueError):
+        call(leader=7)
+    with pytest.raises(ValueError):
+        call(hands=np.array([1, 2, 4, 8 | 16], dtype=np.int64))  # one hand longer than the others
+    with pytest.raises(TypeError):
+        _tricks.moves_of(hands, order, 4, sides, 0, 0, -1, 0, -1, 0, np.zeros(13, dtype=np.int32),
+                         np.zeros(13, dtype=np.int64))
+    with pytest.raises(ValueError):
+        _tricks.moves_of(hands, order, 4, sides, 0, 0, -1, 0, -1, 0, np.zeros(5, dtype=np.int64),
+                         np.zeros(13, dtype=np.int64))
+    with pytest.raises(ValueError):
+        _tricks._store(tt, 3, 0, 0, 0, 0, 0, 1, 0, 0, 0)  # not a bucket's first row
+    with pytest.raises(ValueError):
+        _tricks._lookup(tt, len(tt), 0, 0, 0, 1, 0)
 
 
 # -- every contract against plain minimax ------------------------------------------------

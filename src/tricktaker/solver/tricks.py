@@ -1,21 +1,26 @@
-"""Exact trick counts from the compiled null-window search in :mod:`._tricks`.
+"""Exact trick counts from the native null-window search in :mod:`._tricks`.
 
 A :class:`TrickPosition` is a no-trump play position in the kernel's terms:
 hands in strength layout, who plays in what order, the sides, which side's
 tricks are counted and which side wants them high.  :class:`TrickSolver`
 turns the kernel's yes/no tests into the exact count for a position and for
 each legal card, keeping one transposition table across those tests (the
-bounds of one search serve the next).
+bounds of one search serve the next).  Its searches take an optional
+deadline (a ``time.monotonic()`` instant) and raise ``TimeoutError`` when it
+passes; Ctrl-C interrupts them in the main thread.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _tricks
-from ._bits import SUIT_BITS
+
+SUIT_BITS = 16
 
 __all__ = ["TrickPosition", "TrickSolver"]
 
@@ -57,7 +62,6 @@ class TrickSolver:
 
     def __init__(self) -> None:
         self._table, self._stats = _tricks.new_table()
-        self._frames, self._moves, self._scores, self._killers = _tricks.new_stack()
 
     @property
     def nodes(self) -> int:
@@ -76,7 +80,9 @@ class TrickSolver:
         # the kernel always reads four hands: a seat outside the play holds no live card
         hands = np.zeros(4, dtype=np.int64)
         hands[: len(pos.hands)] = pos.hands
-        return hands, order, np.array(pos.sides, dtype=np.int64)
+        sides = np.full(4, -1, dtype=np.int64)  # (a seat outside the play is never asked)
+        sides[: len(pos.sides)] = pos.sides
+        return hands, order, sides
 
     def _trick_state(self, pos: TrickPosition) -> tuple[int, int, int, int]:
         """Lead suit, best card, its seat, and the table mask of the trick in progress."""
@@ -95,17 +101,26 @@ class TrickSolver:
         """Forget every stored bound (positions of a different deal or objective follow)."""
         self._stats[_tricks.GENERATION] += 1
 
-    def test(self, pos: TrickPosition, target: int) -> bool:
-        """Whether ``maxside`` can make ``counted`` take at least ``target`` more tricks."""
+    def test(self, pos: TrickPosition, target: int, deadline: float | None = None) -> bool:
+        """Whether ``maxside`` can make ``counted`` take at least ``target`` more tricks.
+
+        ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once passed; the
+        table keeps only what finished searches stored, so the solver stays usable.
+        """
+        time_left = 0.0
+        if deadline is not None:
+            time_left = deadline - time.monotonic()
+            if time_left <= 0:
+                raise TimeoutError("the search reached its time limit")
         hands, order, sides = self._arrays(pos)
         lead_suit, best, best_seat, table = self._trick_state(pos)
         made, _ = _tricks.search(
             hands, order, len(pos.orders[pos.leader]), sides, pos.maxside, pos.counted,
             pos.leader, len(pos.played), lead_suit, best, best_seat, table, 0, target,
-            self._table, self._stats, self._frames, self._moves, self._scores, self._killers)
+            self._table, self._stats, time_left, threading.current_thread() is threading.main_thread())
         return bool(made)
 
-    def value(self, pos: TrickPosition, guess: int | None = None) -> int:
+    def value(self, pos: TrickPosition, guess: int | None = None, deadline: float | None = None) -> int:
         """The counted side's tricks from here under best play: a few null-window tests.
 
         Starts at ``guess`` (half the tricks left if none) and steps up while
@@ -115,12 +130,12 @@ class TrickSolver:
         """
         hi = min(pos.tricks_left, pos.cap)
         v = hi // 2 if guess is None else max(0, min(hi, guess))
-        if v > 0 and not self.test(pos, v):
+        if v > 0 and not self.test(pos, v, deadline):
             v -= 1
-            while v > 0 and not self.test(pos, v):
+            while v > 0 and not self.test(pos, v, deadline):
                 v -= 1
             return v
-        while v < hi and self.test(pos, v + 1):
+        while v < hi and self.test(pos, v + 1, deadline):
             v += 1
         return v
 
@@ -176,7 +191,7 @@ class TrickSolver:
         n = pos.tricks_left
         return max(0, min(n, pos.cap, round((n - 1) / 2 + (ours - total / 2) * n / 26)))
 
-    def card_values(self, pos: TrickPosition) -> dict[int, int]:
+    def card_values(self, pos: TrickPosition, deadline: float | None = None) -> dict[int, int]:
         """The counted side's tricks from here after each legal card (every legal card a key).
 
         Each card's stepping starts at the value of the last card of its suit searched, else
@@ -192,7 +207,7 @@ class TrickSolver:
         for bit in self.representatives(pos):
             after, gained = self.child(pos, bit)
             suit = (bit.bit_length() - 1) >> 4
-            v = gained + self.value(after, by_suit.get(suit, guess) - gained)
+            v = gained + self.value(after, by_suit.get(suit, guess) - gained, deadline)
             by_suit[suit] = v
             values[bit] = v
             seen[v] = seen.get(v, 0) + 1

@@ -72,14 +72,17 @@ def position(state: State) -> tuple[TrickPosition, bool]:
     return TrickPosition(tuple(hands), orders, sides, rami, 1 - rami, leader, tuple(played), 1), True
 
 
-def solve_tuppi(state: State) -> Solution:
-    """Solve a Tuppi world in its play phase (see the module docstring for the units)."""
+def solve_tuppi(state: State, deadline: float | None = None) -> Solution:
+    """Solve a Tuppi world in its play phase (see the module docstring for the units).
+
+    ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once it passes.
+    """
     pos, low_aces = position(state)
     mover = state.current_player
     assert mover is not None
     solver = _solver()
     solver.new_search()
-    by_bit = solver.card_values(pos)
+    by_bit = solver.card_values(pos, deadline)
     values: dict[Action, int] = {}
     for action in state.legal_actions():
         bit = _low_aces(action.mask) if low_aces else action.mask

@@ -1,0 +1,1261 @@
+/* The native search for trick-count games: alpha-beta on null windows (no trumps).
+ *
+ * This is the hot path of the Tuppi solver, compiled when the package is installed.  The
+ * algorithm, and why each part is there, is described in _tricks.py's docstring; this file
+ * follows it function for function (the comments name the Python helpers they came from), so
+ * the two searched exactly the same nodes when the kernel was ported from Numba.
+ *
+ * A position is four hands as int64 card masks in strength layout (bit suit * 16 + strength),
+ * the trick on the table, and who leads; order[leader][i] is the i-th seat to play in a trick
+ * that leader leads, so three-handed tricks (sooli) use the same code.
+ *
+ * The transposition table and the stats array belong to the caller (numpy arrays, reached
+ * through the buffer protocol); the search stack lives on the C stack of each call, so calls
+ * on different tables may run in parallel threads: the search releases the GIL while it runs.
+ */
+#include "_kernel.h"
+
+/* -- layout: the Python shim (_tricks.py) checks these against its own constants ----------- */
+
+#define BUCKET_BITS 14
+#define WAYS 64
+#define TT_ROWS ((i64)(1 << BUCKET_BITS) * WAYS)
+#define TT_COLS 8
+enum { KEY, MASK1, VALUE1, MASK2, VALUE2, BOUNDS, MOVE, CURSOR };
+enum { NODES, GENERATION, TRICK_NODES };
+#define STATS_SIZE 4
+#define OPP_WEIGHT 10
+#define KILLER_WIN 126
+#define HINT_WIN 32
+#define KILLER_LOSE 47
+#define HINT_LOSE 19
+#define MAX_DEPTH 64
+#define MAX_MOVES 13
+
+/* One frame of the explicit search stack (one frame per card played). */
+typedef struct {
+    i64 leader, pos, lead_suit, best, best_seat, table, won, hand, nm, j, result, relevant, base,
+        lengths, pa, pb, pc, pd, next_suit, next_best, base2, skip;
+} Frame;
+
+/* Everything one search reads and writes. */
+typedef struct {
+    i64 *hands;      /* [4], played down and restored */
+    const i64 *order; /* [4][4] */
+    const i64 *side;  /* [4] */
+    int tsize;
+    i64 maxside, counted, target, gen;
+    i64 *tt;          /* [TT_ROWS][TT_COLS] */
+    Frame f[MAX_DEPTH];
+    i64 mv[MAX_DEPTH][MAX_MOVES];
+    i64 sc[MAX_MOVES];
+    i64 killers[MAX_DEPTH];
+} Search;
+
+#define ORDER(order, leader, i) ((order)[(leader) * 4 + (i)])
+#define ROW(tt, row) ((tt) + (row) * TT_COLS)
+
+TT_INLINE i64 imax(i64 a, i64 b) { return a > b ? a : b; }
+TT_INLINE i64 imin(i64 a, i64 b) { return a < b ? a : b; }
+TT_INLINE i64 shl(i64 x, int n) { return (i64)((u64)x << n); }
+
+/* _suit_pattern: one suit's pattern, two bits per live card (its holder), the highest card lowest. */
+TT_INLINE i64 suit_pattern(i64 live, i64 h1, i64 h2, i64 h3, int s) {
+    i64 m = live & suit_mask(s);
+    i64 odd = h1 | h3, high = h2 | h3;
+    i64 pat = 0;
+    while (m) {
+        i64 low = m & -m;
+        m ^= low;
+        pat = shl(pat, 2) | ((odd & low) ? 1 : 0) | ((high & low) ? 2 : 0);
+    }
+    return pat;
+}
+
+/* _patterns: suit lengths (a nibble per seat and suit) and each suit's pattern. */
+TT_INLINE void patterns(const i64 *hands, i64 *lengths, i64 *pat) {
+    i64 h1 = hands[1], h2 = hands[2], h3 = hands[3];
+    i64 live = hands[0] | h1 | h2 | h3;
+    u64 len = 0;
+    for (int seat = 0; seat < 4; seat++)
+        for (int s = 0; s < 4; s++)
+            len |= (u64)popcount(hands[seat] & suit_mask(s)) << (4 * (4 * seat + s));
+    *lengths = (i64)len;
+    for (int s = 0; s < 4; s++) pat[s] = suit_pattern(live, h1, h2, h3, s);
+}
+
+/* _bucket: the first row of the bucket for suit lengths, leader and the top cards' holders.
+ * Numba's arithmetic: wrapping int64 products, arithmetic right shifts. */
+TT_INLINE i64 bucket(i64 lengths, i64 leader, i64 tops) {
+    i64 h = (i64)((u64)(lengths ^ shl(leader, 62)) * (u64)(i64)-7046029254386353131LL);
+    h ^= h >> 29;
+    h = (i64)((u64)(h ^ tops) * (u64)(i64)-4658895280553007687LL);
+    h ^= h >> 31;
+    h = (i64)((u64)h * (u64)(i64)-7046029254386353131LL);
+    return ((h >> 20) & ((1 << BUCKET_BITS) - 1)) * WAYS;
+}
+
+/* _top_cards: the live cards an entry pins, the top k of each suit (two mask bits per card). */
+TT_INLINE i64 top_cards(i64 live, i64 mask1, i64 mask2) {
+    i64 out = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 word = (u64)(s < 2 ? mask1 : mask2);
+        int k = popcount((i64)((word >> (32 * (s & 1))) & 0x3FFFFFF)) >> 1;
+        i64 m = live & suit_mask(s);
+        while (k > 0 && m) {
+            i64 t = top(m);
+            out |= t;
+            m ^= t;
+            k--;
+        }
+    }
+    return out;
+}
+
+/* _store: record bounds for an abstraction: merge with its entry, else take the first free way
+ * (a full bucket: its oldest entry's). */
+TT_INLINE void store(i64 *tt, i64 base, i64 lengths, i64 mask1, i64 value1, i64 mask2, i64 value2,
+                     i64 gen, i64 lower, i64 upper, i64 move) {
+    i64 row = -1;
+    for (i64 w = 0; w < WAYS; w++) {
+        i64 *r = ROW(tt, base + w);
+        i64 bounds = r[BOUNDS];
+        if (bounds >> 16 != gen) {
+            row = base + w;
+            break;
+        }
+        if (r[KEY] == lengths && r[VALUE1] == value1 && r[VALUE2] == value2 && r[MASK1] == mask1 &&
+            r[MASK2] == mask2) {
+            i64 lo = imax(lower, (bounds >> 8) & 0xFF);
+            i64 hi = imin(upper, bounds & 0xFF);
+            r[BOUNDS] = shl(gen, 16) | shl(lo, 8) | hi;
+            if (move) r[MOVE] = move;
+            return;
+        }
+    }
+    if (row < 0) {
+        i64 cursor = ROW(tt, base)[CURSOR];
+        i64 way = cursor >> 16 == gen ? (cursor & 0xFFFF) : 0;
+        row = base + way;
+        ROW(tt, base)[CURSOR] = shl(gen, 16) | ((way + 1) & (WAYS - 1));
+    }
+    i64 *r = ROW(tt, row);
+    r[KEY] = lengths;
+    r[MASK1] = mask1;
+    r[VALUE1] = value1;
+    r[MASK2] = mask2;
+    r[VALUE2] = value2;
+    r[BOUNDS] = shl(gen, 16) | shl(lower, 8) | upper;
+    r[MOVE] = move;
+}
+
+/* _lookup: the row of an entry matching the position whose bounds decide need more tricks
+ * (or -1), and in *hint the card a matching entry last found best (or 0). */
+TT_INLINE i64 lookup(const i64 *tt, i64 base, i64 lengths, i64 word1, i64 word2, i64 gen, i64 need,
+                     i64 *hint) {
+    *hint = 0;
+    for (i64 row = base; row < base + WAYS; row++) {
+        const i64 *r = ROW(tt, row);
+        i64 bounds = r[BOUNDS];
+        if (bounds >> 16 != gen) break; /* the bucket's ways in use end here */
+        if (r[KEY] != lengths || (word1 & r[MASK1]) != r[VALUE1] || (word2 & r[MASK2]) != r[VALUE2])
+            continue;
+        if (((bounds >> 8) & 0xFF) >= need || (bounds & 0xFF) < need) return row;
+        if (r[MOVE]) *hint = r[MOVE];
+    }
+    return -1;
+}
+
+/* _holder: the seat holding card, or -1. */
+TT_INLINE int holder(const i64 *hands, i64 card) {
+    for (int seat = 0; seat < 4; seat++)
+        if (hands[seat] & card) return seat;
+    return -1;
+}
+
+/* _lead_scores: score the leads moves[first:last] of one suit, four hands with partners
+ * opposite (DDS's shape of no-trump lead ordering); higher is better. */
+TT_INLINE void lead_scores(const i64 *hands, int seat, int lho, int pd, int rho, i64 m_all,
+                           const i64 *moves, i64 *scores, int first, int last, i64 seqs, i64 killer,
+                           i64 hint) {
+    i64 sm = m_all & -m_all;
+    sm = suit_mask(suit_of(sm));
+    i64 nl = popcount(hands[lho] & sm);
+    i64 nr = popcount(hands[rho] & sm);
+    i64 np_ = popcount(hands[pd] & sm);
+    i64 rem = popcount(hands[seat]);
+    i64 base = -((nl ? nl : rem + 1) + (nr ? nr : rem + 1)) * 6;
+    if (np_ == 0) base -= 9;
+    i64 w = top(m_all);
+    i64 w2 = top(m_all ^ w);
+    i64 w3 = top(m_all ^ w ^ w2);
+    int hw = holder(hands, w);
+    int h2 = holder(hands, w2);
+    int h3 = holder(hands, w3);
+    int partner_wins = top(hands[pd] & sm) > top((hands[lho] | hands[rho]) & sm);
+    i64 win = base;
+    if (h2 == rho) {
+        if (nr != 1) win -= 1;
+    } else if (h2 == lho) {
+        win += nl != 1 ? 22 : 16;
+    }
+    win += ((h2 != lho || nl == 1) && (h2 != rho || nr == 1)) ? 45 : 18;
+    i64 lose = base;
+    if (hw == rho || h2 == rho) {
+        if (nr != 1) lose -= 10;
+    } else if (hw == lho && h2 == pd) {
+        if (np_ != 1) lose += 31;
+    }
+    if (h2 == pd && h3 == pd)
+        lose += 35;
+    else if ((h2 == seat && h3 == pd && np_ > 1) || (h2 == pd && h3 == seat && np_ > 1))
+        lose += 25;
+    int drop = (nl == 1 && hw == lho) || (nr == 1 && hw == rho);
+    for (int j = first; j < last; j++) {
+        i64 b = moves[j];
+        i64 rrank = popcount(m_all & (b - 1)) + 2;
+        if (b == w || partner_wins) {
+            scores[j] = win + ((b == w || hw != pd) ? rrank : 16 - rrank) +
+                        (b == killer ? KILLER_WIN : b == hint ? HINT_WIN : 0);
+            continue;
+        } else if (drop) {
+            scores[j] = lose + 28 + rrank;
+        } else if (hw == seat) {
+            scores[j] = lose - 17 + rrank;
+        } else if (!(seqs & b)) {
+            scores[j] = lose + 12 + rrank;
+        } else if (b == w2) {
+            scores[j] = lose + 48;
+        } else {
+            scores[j] = lose + 29 - rrank;
+        }
+        if (b == killer)
+            scores[j] += KILLER_LOSE;
+        else if (b == hint)
+            scores[j] += HINT_LOSE;
+    }
+}
+
+/* moves_of: fill moves with the legal cards worth searching, best first; return how many. */
+TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 *side, int leader,
+                       int pos, int lead_suit, i64 best, int best_seat, i64 table, i64 *moves,
+                       i64 *scores, i64 killer, i64 hint, int misere) {
+    int seat = (int)ORDER(order, leader, pos);
+    i64 hand = hands[seat];
+    i64 cand = hand;
+    if (pos > 0 && (hand & suit_mask(lead_suit))) cand = hand & suit_mask(lead_suit);
+    i64 live = hands[0] | hands[1] | hands[2] | hands[3] | table;
+    int nm = 0;
+    int partner_wins = pos > 0 && side[best_seat] == side[seat];
+    i64 we = side[ORDER(order, leader, 0)], they = side[ORDER(order, leader, 1)];
+    int partners = tsize == 4 && we != they && side[ORDER(order, leader, 2)] == we &&
+                   side[ORDER(order, leader, 3)] == they;
+    i64 third_best = 0, fourth_top = 0, fourth_low = 0, force = 0;
+    if (pos == 2 && tsize == 4) {
+        i64 fourth = hands[ORDER(order, leader, 3)] & suit_mask(lead_suit);
+        fourth_top = top(fourth);
+        fourth_low = fourth & -fourth;
+        i64 mine_s = hand & suit_mask(lead_suit);
+        if (fourth_top > best && fourth_top > top(mine_s)) {
+            i64 live_s = (hands[0] | hands[1] | hands[2] | hands[3] | table) & suit_mask(lead_suit);
+            i64 rest4 = fourth ^ fourth_top;
+            i64 above = fourth_top;
+            while (rest4 && !(live_s & (above - 1) & ~((top(rest4) << 1) - 1))) {
+                above = top(rest4);
+                rest4 ^= above;
+            }
+            i64 second = top(rest4);
+            i64 line = second > best ? second : (side[best_seat] != side[seat] ? best : 0);
+            if (line) {
+                i64 over = mine_s & ~((line << 1) - 1);
+                force = over & -over;
+            }
+        }
+    }
+    if (pos == 1 && lead_suit >= 0) {
+        third_best = top(live & suit_mask(lead_suit));
+        if (tsize == 4) third_best = top((hands[ORDER(order, leader, 2)] & suit_mask(lead_suit)) | best);
+    }
+    for (int s = 0; s < 4; s++) {
+        i64 sm = suit_mask(s);
+        i64 mine = cand & sm;
+        if (mine == 0) continue;
+        i64 length = popcount(hand & sm);
+        i64 m_all = live & sm;
+        i64 opp_cards = 0;
+        if (pos == 0 && !partners && !misere) {
+            for (int i = 1; i < tsize; i++) {
+                int other = (int)ORDER(order, leader, i);
+                if (side[other] != side[seat]) {
+                    i64 n_other = popcount(hands[other] & sm);
+                    opp_cards += OPP_WEIGHT * (n_other ? n_other : popcount(hand) + 1);
+                }
+            }
+        }
+        i64 tp = top(m_all);
+        i64 others = m_all & ~mine;
+        int first = nm;
+        i64 rest = mine, prev = 0, seqs = 0;
+        while (rest) {
+            i64 low = rest & -rest;
+            rest ^= low;
+            if (prev && !(others & (low - 1) & ~((prev << 1) - 1))) {
+                moves[nm - 1] = low; /* equivalent to the card below it: keep one */
+                seqs |= low;
+            } else {
+                moves[nm] = low;
+                nm++;
+            }
+            prev = low;
+        }
+        int partner_top = 0;
+        i64 opp = 0;
+        if (pos == 0 && misere) {
+            for (int i = 1; i < tsize; i++)
+                if (side[ORDER(order, leader, i)] != side[seat]) opp |= hands[ORDER(order, leader, i)] & sm;
+        } else if (pos == 0 && partners) {
+            lead_scores(hands, seat, (int)ORDER(order, leader, 1), (int)ORDER(order, leader, 2),
+                        (int)ORDER(order, leader, 3), m_all, moves, scores, first, nm, seqs, killer, hint);
+        } else if (pos == 0) {
+            for (int i = 1; i < tsize; i++) {
+                int other = (int)ORDER(order, leader, i);
+                if (side[other] == side[seat] && (hands[other] & tp)) partner_top = 1;
+            }
+        }
+        for (int j = first; j < nm; j++) {
+            i64 b = moves[j];
+            i64 rank = bit_index(b) - s * SUIT_BITS;
+            i64 sc;
+            if (misere) {
+                if (pos == 0) {
+                    sc = 100 - rank;
+                    if (opp && !(opp & (b - 1)))
+                        sc += 30;
+                    else if (!opp)
+                        sc -= 40;
+                } else if (s != lead_suit) {
+                    sc = 100 + rank;
+                } else if (b < best) {
+                    sc = 100 + rank;
+                } else if (pos < tsize - 1) {
+                    sc = 50 - rank;
+                } else {
+                    sc = 50 + rank;
+                }
+            } else if (pos == 0 && partners) {
+                sc = scores[j];
+            } else if (pos == 0) {
+                if (b == tp)
+                    sc = 100 + rank - opp_cards;
+                else
+                    sc = (partner_top ? 80 - rank : 40 - rank + 2 * length) - opp_cards;
+            } else if (s != lead_suit) {
+                sc = 30 - rank + 3 * length;
+                if (length == 1 && (hand & tp))
+                    sc -= 8;
+                else if (length == 2 && (hand & top(m_all ^ tp)))
+                    sc -= 6;
+            } else if (pos == 1 && partners && top(hands[ORDER(order, leader, 3)] & sm) > third_best) {
+                sc = 50 - rank;
+            } else if (pos == 2 && partners && (!partner_wins || best < fourth_top) &&
+                       (top(mine) < best || top(mine) < fourth_low)) {
+                sc = 50 - rank;
+            } else if (pos == 2 && partners && !(partner_wins && best > fourth_top)) {
+                sc = (b > best && b > fourth_top) ? 100 - rank : 50 - rank;
+                if (b == force) sc += 20;
+            } else if (partner_wins) {
+                sc = b < best ? 50 - rank : 10 - rank;
+            } else if (b > best && (pos == tsize - 1 || pos > 1 || b > third_best)) {
+                sc = 100 - rank;
+            } else {
+                sc = 50 - rank;
+            }
+            scores[j] = sc;
+        }
+    }
+    for (int i = 1; i < nm; i++) { /* insertion sort, best first */
+        i64 mv = moves[i], sc = scores[i];
+        int j = i - 1;
+        while (j >= 0 && scores[j] < sc) {
+            moves[j + 1] = moves[j];
+            scores[j + 1] = scores[j];
+            j--;
+        }
+        moves[j + 1] = mv;
+        scores[j + 1] = sc;
+    }
+    if (pos == 0 && (misere || !partners)) {
+        i64 firsts[2] = {hint, killer};
+        for (int k = 0; k < 2; k++) {
+            i64 first = firsts[k];
+            if (!first) continue;
+            for (int j = 1; j < nm; j++) {
+                if (moves[j] == first) {
+                    for (int i = j; i > 0; i--) moves[i] = moves[i - 1];
+                    moves[0] = first;
+                    break;
+                }
+            }
+        }
+    }
+    return nm;
+}
+
+/* _longest_other: the most cards of a suit any hand but seat's holds. */
+TT_INLINE int longest_other(const i64 *hands, int seat, i64 sm) {
+    int longest = 0;
+    for (int o = 0; o < 4; o++)
+        if (o != seat) {
+            int n = popcount(hands[o] & sm);
+            if (n > longest) longest = n;
+        }
+    return longest;
+}
+
+/* _runs: a hand's sure tricks if it keeps the lead (returned), the cards they pin (*run), and
+ * the suits whose top card it holds (*tops). */
+TT_INLINE i64 runs(i64 live, const i64 *hands, int seat, int skip_suit, i64 *run_out, int *tops_out) {
+    i64 own = hands[seat];
+    i64 q = 0, run = 0;
+    int tops = 0;
+    for (int s = 0; s < 4; s++) {
+        i64 sm = suit_mask(s);
+        i64 m = live & sm;
+        if (s == skip_suit || !(m && (own & top(m)))) continue;
+        tops |= 1 << s;
+        i64 r = 0;
+        while (m && (own & top(m))) {
+            i64 t = top(m);
+            run |= t;
+            m ^= t;
+            r++;
+        }
+        q += r;
+        if ((own & m) && longest_other(hands, seat, sm) <= r) q += popcount(own & m);
+    }
+    *run_out = run;
+    *tops_out = tops;
+    return q;
+}
+
+/* _split_suit: a suit where seat holds the top card and its partner mate the next one, each
+ * with a second card: both cards (0 if there is none). */
+TT_INLINE i64 split_suit(i64 live, const i64 *hands, int seat, int mate, int skip_suit) {
+    for (int s = 0; s < 4; s++) {
+        if (s == skip_suit) continue;
+        i64 sm = suit_mask(s);
+        i64 m = live & sm;
+        i64 t = top(m);
+        i64 t2 = top(m ^ t);
+        if ((hands[seat] & t) && (hands[mate] & t2) && popcount(hands[seat] & sm) >= 2 &&
+            popcount(hands[mate] & sm) >= 2)
+            return t | t2;
+    }
+    return 0;
+}
+
+/* _partner_tricks: the sure tricks of seat's partner mate that seat can reach (returned; -1
+ * without an entry), and the cards they pin (*runp). */
+TT_INLINE i64 partner_tricks(i64 live, const i64 *hands, int seat, int mate, int skip_suit, i64 *runp) {
+    int tops;
+    i64 qp = runs(live, hands, mate, skip_suit, runp, &tops);
+    for (int s = 0; s < 4; s++)
+        if (((tops >> s) & 1) && (hands[seat] & suit_mask(s))) return qp;
+    i64 split = split_suit(live, hands, seat, mate, skip_suit);
+    if (split) {
+        *runp |= split;
+        return qp + 1;
+    }
+    *runp = 0;
+    return -1;
+}
+
+/* _pins: the fewest cards to pin for need of the sure tricks runs() counts. */
+TT_INLINE i64 pins(i64 live, const i64 *hands, int seat, int skip_suit, i64 need) {
+    i64 own = hands[seat];
+    i64 pin = 0;
+    for (int s = 0; s < 4; s++) {
+        if (need <= 0) break;
+        i64 sm = suit_mask(s);
+        i64 m = live & sm;
+        if (s == skip_suit || !(m && (own & top(m)))) continue;
+        i64 r = 0, cards = 0;
+        while (m && (own & top(m))) {
+            i64 t = top(m);
+            cards |= t;
+            m ^= t;
+            r++;
+            if (r == need) break;
+        }
+        if (r < need && (own & m) && longest_other(hands, seat, sm) <= r)
+            need -= popcount(own & sm);
+        else
+            need -= r;
+        pin |= cards;
+    }
+    return pin;
+}
+
+/* _trick_won: quick tricks for the side of the second or third hand (four hands, partners
+ * opposite): answer at once (0 or 1), or -1. */
+TT_INLINE int trick_won(Search *S, int d) {
+    Frame *fr = &S->f[d];
+    const i64 *hands = S->hands, *order = S->order, *side = S->side;
+    int leader = (int)fr->leader, pos = (int)fr->pos;
+    int seat = (int)ORDER(order, leader, pos);
+    int mate = pos == 1 ? (int)ORDER(order, leader, 3) : leader;
+    int third = pos == 1 ? (int)ORDER(order, leader, 2) : (int)ORDER(order, leader, 3);
+    i64 sside = side[seat];
+    if (side[mate] != sside || side[third] == sside || (sside == S->counted) != (sside == S->maxside))
+        return -1;
+    int lead_suit = (int)fr->lead_suit;
+    i64 sm = suit_mask(lead_suit);
+    i64 best = fr->best;
+    i64 ours = hands[seat] & sm;
+    if (pos == 1)
+        ours |= hands[mate] & sm;
+    else if (side[fr->best_seat] == sside)
+        ours |= best;
+    if (!ours) return -1;
+    i64 t = top(ours | (hands[third] & sm) | best);
+    if (!(ours & t)) return -1;
+    i64 won = fr->won;
+    i64 rem = popcount(hands[seat]);
+    int hh = (hands[seat] & t) ? seat : mate;
+    i64 live = hands[0] | hands[1] | hands[2] | hands[3];
+    i64 run;
+    int tops;
+    i64 q = runs(live, hands, hh, lead_suit, &run, &tops);
+    i64 q_other = q;
+    q += 1;
+    i64 m = live & sm & ~t;
+    while (m && (hands[hh] & top(m))) {
+        run |= top(m);
+        m ^= top(m);
+        q++;
+    }
+    i64 need = sside == S->counted ? S->target - won - 1 : won + rem - S->target;
+    if (q - 1 >= need) {
+        i64 p = pins(live, hands, hh, lead_suit, need) | t;
+        m = live & sm & ~t;
+        while (need > q_other) {
+            p |= top(m);
+            m ^= top(m);
+            need--;
+        }
+        fr->relevant = p;
+        return sside == S->counted ? 1 : 0;
+    }
+    i64 runp;
+    i64 qp = partner_tricks(live, hands, hh, hh == seat ? mate : seat, lead_suit, &runp);
+    if (qp >= 0 && imin(rem - 1, q - 1 + qp) >= need) {
+        fr->relevant = run | runp | t;
+        return sside == S->counted ? 1 : 0;
+    }
+    return -1;
+}
+
+/* _enter: open frame d: answer at once (0 fails, 1 makes), or list its moves (-1). */
+TT_INLINE int enter(Search *S, int d) {
+    Frame *fr = &S->f[d];
+    i64 *hands = S->hands;
+    const i64 *order = S->order, *side = S->side;
+    int tsize = S->tsize;
+    i64 counted = S->counted, maxside = S->maxside, target = S->target;
+    int leader = (int)fr->leader, pos = (int)fr->pos;
+    i64 won = fr->won;
+    fr->base = -1;
+    fr->relevant = 0;
+    fr->skip = 0;
+    i64 hint = 0;
+    if (pos == 0) {
+        i64 rem = popcount(hands[leader]);
+        if (won >= target) return 1;
+        if (won + rem < target) return 0;
+        i64 lengths, pat[4];
+        patterns(hands, &lengths, pat);
+        i64 pa = pat[0], pb = pat[1], pc = pat[2], pd = pat[3];
+        i64 base = bucket(lengths, leader,
+                          (pa & 3) | (pb & 3) << 2 | (pc & 3) << 4 | (pd & 3) << 6 | 256);
+        i64 base2 = bucket(lengths, leader, 0);
+        prefetch(ROW(S->tt, base));
+        prefetch(ROW(S->tt, base2));
+        i64 lside = side[leader];
+        if ((lside == counted) == (lside == maxside)) {
+            i64 live = hands[0] | hands[1] | hands[2] | hands[3];
+            i64 run;
+            int tops;
+            i64 q = runs(live, hands, leader, -1, &run, &tops);
+            i64 q_own = q, run_own = run;
+            int solo = 1;
+            for (int i = 1; i < tsize; i++) {
+                int p = (int)ORDER(order, leader, i);
+                if (side[p] != lside) continue;
+                i64 runp;
+                i64 qp = partner_tricks(live, hands, leader, p, -1, &runp);
+                if (qp < 0) continue;
+                qp = imin(rem, qp + q_own);
+                runp |= run_own;
+                if (qp > q) {
+                    q = qp;
+                    run = runp;
+                    solo = 0;
+                }
+            }
+            if (solo && tsize == 4 && side[ORDER(order, leader, 2)] == lside) {
+                i64 split = split_suit(live, hands, leader, (int)ORDER(order, leader, 2), -1);
+                if (split) {
+                    q += 1;
+                    run |= split;
+                    solo = 0;
+                }
+            }
+            if (lside == counted && won + q >= target) {
+                fr->relevant = solo ? pins(live, hands, leader, -1, target - won) : run;
+                return 1;
+            }
+            if (lside != counted && won + rem - q < target) {
+                fr->relevant = solo ? pins(live, hands, leader, -1, won + rem - target + 1) : run;
+                return 0;
+            }
+            int need_all = lside == counted ? target - won == rem : target - won == 1;
+            if (need_all && lside != counted) {
+                for (int i = 1; i < tsize; i++) {
+                    i64 si = side[ORDER(order, leader, i)];
+                    if (si != lside && si != counted) need_all = 0;
+                }
+            }
+            if (need_all) {
+                i64 pin = 0;
+                int lost = 1;
+                for (int s = 0; s < 4; s++) {
+                    i64 sm = suit_mask(s);
+                    if (hands[leader] & sm) {
+                        i64 t = top(live & sm);
+                        for (int i = 0; i < tsize; i++) {
+                            int p = (int)ORDER(order, leader, i);
+                            if (side[p] == lside && (hands[p] & t)) lost = 0;
+                        }
+                        pin |= t;
+                    }
+                }
+                if (lost) {
+                    fr->relevant = pin;
+                    return lside == counted ? 0 : 1;
+                }
+                i64 lsum = 0;
+                pin = 0;
+                for (int s = 0; s < 4; s++) {
+                    i64 sm = suit_mask(s);
+                    i64 m = live & sm;
+                    if (!m) continue;
+                    i64 t = top(m);
+                    i64 mx = 0;
+                    int ours = 0;
+                    for (int i = 0; i < tsize; i++) {
+                        int p = (int)ORDER(order, leader, i);
+                        if (side[p] == lside) {
+                            mx = imax(mx, popcount(hands[p] & sm));
+                            if (hands[p] & t) ours = 1;
+                        }
+                    }
+                    if (ours)
+                        lsum += mx;
+                    else if (mx)
+                        pin |= t;
+                }
+                if (lsum < rem) {
+                    fr->relevant = pin;
+                    return lside == counted ? 0 : 1;
+                }
+            }
+        }
+        i64 word1 = pa | shl(pb, 32) | shl(leader, 62);
+        i64 word2 = pc | shl(pd, 32);
+        i64 bases[2] = {base, base2};
+        for (int k = 0; k < 2; k++) {
+            i64 move;
+            i64 row = lookup(S->tt, bases[k], lengths, word1, word2, S->gen, target - won, &move);
+            if (move) hint = move;
+            if (row >= 0) {
+                i64 live = hands[0] | hands[1] | hands[2] | hands[3];
+                const i64 *r = ROW(S->tt, row);
+                fr->relevant = top_cards(live, r[MASK1], r[MASK2]);
+                return ((r[BOUNDS] >> 8) & 0xFF) >= target - won ? 1 : 0;
+            }
+        }
+        fr->base = base;
+        fr->base2 = base2;
+        fr->lengths = lengths;
+        fr->pa = pa;
+        fr->pb = pb;
+        fr->pc = pc;
+        fr->pd = pd;
+    } else if ((pos == 1 || pos == 2) && tsize == 4) {
+        int ans = trick_won(S, d);
+        if (ans >= 0) return ans;
+    }
+    int seat = (int)ORDER(order, leader, pos);
+    fr->hand = hands[seat];
+    fr->nm = moves_of(hands, order, tsize, side, leader, pos, (int)fr->lead_suit, fr->best,
+                      (int)fr->best_seat, fr->table, S->mv[d], S->sc, S->killers[d], hint,
+                      (side[seat] == counted) != (side[seat] == maxside));
+    fr->j = 0;
+    fr->result = side[seat] == maxside ? 0 : 1;
+    return fr->nm ? -1 : -2; /* -2: no card to play (an order that is no play) */
+}
+
+/* _push: play frame d's current move and set up frame d + 1 for the position after it. */
+TT_INLINE void push(Search *S, int d) {
+    Frame *fr = &S->f[d], *nx = &S->f[d + 1];
+    i64 leader = fr->leader, pos = fr->pos;
+    int seat = (int)ORDER(S->order, leader, pos);
+    i64 b = S->mv[d][fr->j];
+    i64 best = fr->best;
+    i64 nls, nbest, nseat;
+    if (pos == 0) {
+        nls = suit_of(b);
+        nbest = b;
+        nseat = seat;
+    } else {
+        nls = fr->lead_suit;
+        if (b > best && suit_of(b) == nls) {
+            nbest = b;
+            nseat = seat;
+        } else {
+            nbest = best;
+            nseat = fr->best_seat;
+        }
+    }
+    S->hands[seat] = fr->hand ^ b;
+    fr->next_suit = nls;
+    fr->next_best = nbest;
+    if (pos == S->tsize - 1) {
+        nx->leader = nseat;
+        nx->pos = 0;
+        nx->lead_suit = -1;
+        nx->best = 0;
+        nx->best_seat = -1;
+        nx->table = 0;
+        nx->won = fr->won + (S->side[nseat] == S->counted ? 1 : 0);
+    } else {
+        nx->leader = leader;
+        nx->pos = pos + 1;
+        nx->lead_suit = nls;
+        nx->best = nbest;
+        nx->best_seat = nseat;
+        nx->table = fr->table | b;
+        nx->won = fr->won;
+    }
+}
+
+/* _close: store frame d's answer in the table (trick starts only), pinning its relevant cards. */
+TT_INLINE void close_frame(Search *S, int d) {
+    Frame *fr = &S->f[d];
+    i64 base = fr->base;
+    if (base < 0) return;
+    const i64 *hands = S->hands;
+    i64 leader = fr->leader, won = fr->won, relevant = fr->relevant;
+    i64 rem = popcount(hands[leader]);
+    i64 live = hands[0] | hands[1] | hands[2] | hands[3];
+    i64 mask1 = -((i64)1 << 62);
+    i64 mask2 = 0;
+    for (int s = 0; s < 4; s++) {
+        i64 r_s = relevant & suit_mask(s);
+        int k = 0;
+        if (r_s) {
+            i64 low = r_s & -r_s;
+            k = popcount(live & suit_mask(s) & ~(low - 1));
+        } else if (live & suit_mask(s)) {
+            base = fr->base2;
+        }
+        i64 m = ((i64)1 << (2 * k)) - 1;
+        if (s < 2)
+            mask1 |= shl(m, 32 * s);
+        else
+            mask2 |= shl(m, 32 * (s - 2));
+    }
+    i64 value1 = (fr->pa | shl(fr->pb, 32) | shl(leader, 62)) & mask1;
+    i64 value2 = (fr->pc | shl(fr->pd, 32)) & mask2;
+    i64 move = fr->j < fr->nm ? S->mv[d][fr->j] : 0;
+    if (fr->result)
+        store(S->tt, base, fr->lengths, mask1, value1, mask2, value2, S->gen, S->target - won, rem, move);
+    else
+        store(S->tt, base, fr->lengths, mask1, value1, mask2, value2, S->gen, 0, S->target - won - 1, move);
+}
+
+/* search: whether maxside can make counted take at least target tricks in all (returned, 0 or
+ * 1; -1 when the watch stopped it, -2 at a seat with no card to play), and in *relevant_out the cards whose rank decided it.
+ * hands is restored before returning, also after a stop; a stopped search stores nothing more
+ * in the table (bounds from unfinished subtrees would be wrong). */
+static int run_search(Search *S, i64 *stats, int leader, int pos, int lead_suit, i64 best,
+                      int best_seat, i64 table, i64 won, tt_watch *w, i64 *relevant_out) {
+    i64 saved[4];
+    memcpy(saved, S->hands, sizeof saved);
+    const i64 *order = S->order, *side = S->side;
+    i64 *hands = S->hands;
+    int tsize = S->tsize;
+    memset(S->killers, 0, sizeof S->killers);
+    Frame *f0 = &S->f[0];
+    f0->leader = leader;
+    f0->pos = pos;
+    f0->lead_suit = lead_suit;
+    f0->best = best;
+    f0->best_seat = best_seat;
+    f0->table = table;
+    f0->won = won;
+    int d = 0;
+    int entering = 1;
+    int answer = 0;
+    i64 relevant = 0;
+    u64 nodes = 0;
+    for (;;) {
+        Frame *fr = &S->f[d];
+        if (entering) {
+            if (w && tt_watch_poll(w, ++nodes)) {
+                memcpy(S->hands, saved, sizeof saved);
+                return -1;
+            }
+            stats[NODES] += 1;
+            if (fr->pos == 0 && d > 0) stats[TRICK_NODES] += 1;
+            answer = enter(S, d);
+            if (answer == -2) {
+                memcpy(S->hands, saved, sizeof saved);
+                return -2;
+            }
+            if (answer < 0) {
+                push(S, d);
+                d++;
+                continue;
+            }
+            relevant = fr->relevant;
+        } else {
+            int seat = (int)ORDER(order, fr->leader, fr->pos);
+            hands[seat] = fr->hand;
+            if (fr->pos == tsize - 1) {
+                i64 b = S->mv[d][fr->j];
+                i64 nbest = fr->next_best;
+                i64 sm = suit_mask((int)fr->next_suit);
+                if ((fr->table | b) & sm & ~nbest) {
+                    i64 wh = hands[nbest == b ? seat : (int)fr->best_seat];
+                    i64 below = (hands[0] | hands[1] | hands[2] | hands[3] | fr->table | b) & sm & (nbest - 1);
+                    i64 run = nbest;
+                    while (below) {
+                        i64 t = top(below);
+                        if (!(wh & t)) break;
+                        run |= t;
+                        below ^= t;
+                    }
+                    relevant |= run;
+                }
+            }
+            int is_max = side[seat] == S->maxside;
+            if ((answer == 1) == is_max) {
+                S->killers[d] = S->mv[d][fr->j];
+                fr->result = answer;
+                fr->relevant = relevant;
+            } else {
+                i64 acc = fr->relevant | relevant;
+                fr->relevant = acc;
+                i64 b = S->mv[d][fr->j];
+                i64 sm = suit_mask(suit_of(b));
+                i64 r_s = acc & sm;
+                i64 low = r_s ? (r_s & -r_s) : sm;
+                if (b < low) fr->skip |= (low - 1) & sm;
+                i64 j = fr->j + 1;
+                while (j < fr->nm && (S->mv[d][j] & fr->skip)) j++;
+                fr->j = j;
+                if (fr->j < fr->nm) {
+                    push(S, d);
+                    d++;
+                    entering = 1;
+                    continue;
+                }
+            }
+            close_frame(S, d);
+            answer = (int)fr->result;
+            relevant = fr->relevant;
+        }
+        if (d == 0) {
+            *relevant_out = relevant;
+            return answer == 1;
+        }
+        d--;
+        entering = 0;
+    }
+}
+
+/* -- Python interface --------------------------------------------------------------------- */
+
+/* A buffer argument of at least ``items`` int64 items. */
+static int get_i64(PyObject *obj, Py_buffer *view, Py_ssize_t items, const char *name) {
+    if (tt_buffer(obj, view, 8, name) < 0) return -1;
+    if (view->len / 8 < items) {
+        PyErr_Format(PyExc_ValueError, "%s must hold at least %zd int64 items, not %zd", name, items,
+                     view->len / 8);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static int get_int(PyObject *obj, i64 *out, const char *name) {
+    long long v = PyLong_AsLongLong(obj);
+    if (v == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s must be an int", name);
+        }
+        return -1;
+    }
+    *out = (i64)v;
+    return 0;
+}
+
+static int check_nargs(const char *fn, Py_ssize_t nargs, Py_ssize_t lo, Py_ssize_t hi) {
+    if (nargs < lo || nargs > hi) {
+        if (lo == hi)
+            PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", fn, lo, nargs);
+        else
+            PyErr_Format(PyExc_TypeError, "%s() takes %zd to %zd arguments (%zd given)", fn, lo, hi, nargs);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(Py_buffer *views, int n) {
+    for (int i = 0; i < n; i++) PyBuffer_Release(&views[i]);
+}
+
+/* The play must be one the search can walk without leaving its arrays: tsize 3 or 4 seats,
+ * every order entry a seat, the leader's order distinct seats starting with itself, at most 13
+ * cards a hand and the hands still to play this trick one card longer than those that played,
+ * the other seats empty.  (Rows of seats that never lead may be anything: sooli's soloist
+ * never leads in a search, since its first trick decides.)  A later trick whose order reaches
+ * an empty hand stops the search with ValueError.  Wrong values give wrong answers or that
+ * error, never a crash. */
+static int check_position(const i64 *hands, const i64 *order, i64 tsize, i64 leader, i64 pos,
+                          i64 lead_suit, i64 best_seat) {
+    if (tsize != 3 && tsize != 4) {
+        PyErr_SetString(PyExc_ValueError, "tsize must be 3 or 4");
+        return -1;
+    }
+    if (leader < 0 || leader > 3 || pos < 0 || pos >= tsize) {
+        PyErr_SetString(PyExc_ValueError, "leader must be a seat (0-3) and pos in range(tsize)");
+        return -1;
+    }
+    for (int i = 0; i < 16; i++) {
+        if (i % 4 < tsize && (order[i] < 0 || order[i] > 3)) {
+            PyErr_SetString(PyExc_ValueError, "order must hold seats (0-3)");
+            return -1;
+        }
+    }
+    int in_play = 0;
+    for (int i = 0; i < tsize; i++) {
+        i64 p = ORDER(order, leader, i);
+        if (in_play >> p & 1) {
+            PyErr_SetString(PyExc_ValueError, "order[leader] must list distinct seats");
+            return -1;
+        }
+        in_play |= 1 << p;
+    }
+    if (ORDER(order, leader, 0) != leader) {
+        PyErr_SetString(PyExc_ValueError, "order[leader] must start with the leader");
+        return -1;
+    }
+    for (int p = 0; p < 4; p++) {
+        if (!(in_play >> p & 1) && hands[p]) {
+            PyErr_SetString(PyExc_ValueError, "a seat outside the play must hold no card");
+            return -1;
+        }
+    }
+    int n = popcount(hands[ORDER(order, leader, pos)]);
+    for (int i = 0; i < tsize; i++) {
+        i64 h = hands[ORDER(order, leader, i)];
+        if (h < 0 || popcount(h) != (i < pos ? n - 1 : n)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "the hands still to play this trick must hold one card more than those that played");
+            return -1;
+        }
+    }
+    if (n > MAX_MOVES || (pos > 0 && n < 1)) {
+        PyErr_SetString(PyExc_ValueError, "a hand holds at most 13 cards");
+        return -1;
+    }
+    if (pos > 0 && (lead_suit < 0 || lead_suit > 3 || best_seat < 0 || best_seat > 3 ||
+                    !(in_play >> best_seat & 1))) {
+        PyErr_SetString(PyExc_ValueError, "mid-trick, lead_suit must be a suit and best_seat a seat in play");
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(search_doc,
+"search(hands, order, tsize, side, maxside, counted, leader, pos, lead_suit, best, best_seat,\n"
+"       table, won, target, tt, stats, time_left, signals) -> (made, relevant)\n\n"
+"Whether maxside can make counted take at least target tricks in all, and the cards whose rank\n"
+"decided it.  hands (int64[4]) is played down and restored; order is int64[4, 4]; side int64[4];\n"
+"tt and stats come from new_table().  The GIL is released while it runs.  time_left (seconds,\n"
+"<= 0: none) raises TimeoutError when reached; signals runs Python's signal handlers now and\n"
+"then (pass whether this is the main thread), so Ctrl-C raises KeyboardInterrupt.  A stopped\n"
+"search leaves the table as it was at the stop, holding only finished subtrees' bounds.");
+
+static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("search", nargs, 18, 18) < 0) return NULL;
+    Py_buffer views[5];
+    int nv = 0;
+    i64 tsize = 0, maxside = 0, counted = 0, leader = 0, pos = 0, lead_suit = 0, best = 0, best_seat = 0,
+        table = 0, won = 0, target = 0;
+    if (get_int(args[2], &tsize, "tsize") < 0 || get_int(args[4], &maxside, "maxside") < 0 ||
+        get_int(args[5], &counted, "counted") < 0 || get_int(args[6], &leader, "leader") < 0 ||
+        get_int(args[7], &pos, "pos") < 0 || get_int(args[8], &lead_suit, "lead_suit") < 0 ||
+        get_int(args[9], &best, "best") < 0 || get_int(args[10], &best_seat, "best_seat") < 0 ||
+        get_int(args[11], &table, "table") < 0 || get_int(args[12], &won, "won") < 0 ||
+        get_int(args[13], &target, "target") < 0)
+        return NULL;
+    double time_left = PyFloat_AsDouble(args[16]);
+    if (time_left == -1.0 && PyErr_Occurred()) return NULL;
+    int signals = PyObject_IsTrue(args[17]);
+    if (signals < 0) return NULL;
+    if (won < -64 || won > 64 || target < -64 || target > 64) {
+        PyErr_SetString(PyExc_ValueError, "won and target must be trick counts");
+        return NULL;
+    }
+    if (get_i64(args[0], &views[nv], 4, "hands") < 0) goto fail;
+    nv++;
+    if (get_i64(args[1], &views[nv], 16, "order") < 0) goto fail;
+    nv++;
+    if (get_i64(args[3], &views[nv], 4, "side") < 0) goto fail;
+    nv++;
+    if (get_i64(args[14], &views[nv], TT_ROWS * TT_COLS, "tt") < 0) goto fail;
+    nv++;
+    if (get_i64(args[15], &views[nv], STATS_SIZE, "stats") < 0) goto fail;
+    nv++;
+    i64 *hands = views[0].buf, *order = views[1].buf, *side = views[2].buf, *tt = views[3].buf,
+        *stats = views[4].buf;
+    if (check_position(hands, order, tsize, leader, pos, lead_suit, best_seat) < 0) goto fail;
+    if ((table | best) < 0) {
+        PyErr_SetString(PyExc_ValueError, "cards never use bit 63");
+        goto fail;
+    }
+    /* the search reads its own copies of the small arrays: the caller's may change meanwhile */
+    i64 hands_copy[4], order_copy[16], side_copy[4];
+    memcpy(hands_copy, hands, sizeof hands_copy);
+    memcpy(order_copy, order, sizeof order_copy);
+    memcpy(side_copy, side, sizeof side_copy);
+    Search *S = PyMem_RawMalloc(sizeof(Search));
+    if (!S) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    S->hands = hands_copy;
+    S->order = order_copy;
+    S->side = side_copy;
+    S->tsize = (int)tsize;
+    S->maxside = maxside;
+    S->counted = counted;
+    S->target = target;
+    S->gen = stats[GENERATION];
+    S->tt = tt;
+    tt_watch w;
+    i64 relevant = 0;
+    tt_watch_begin(&w, time_left, signals);
+    int made = run_search(S, stats, (int)leader, (int)pos, (int)lead_suit, best, (int)best_seat, table,
+                          won, &w, &relevant);
+    int stopped = tt_watch_end(&w);
+    PyMem_RawFree(S);
+    release(views, nv);
+    if (stopped < 0) return NULL;
+    if (made == -2) {
+        PyErr_SetString(PyExc_ValueError, "the search reached a seat with no card to play: the orders are no play");
+        return NULL;
+    }
+    return Py_BuildValue("(OL)", made ? Py_True : Py_False, (long long)relevant);
+fail:
+    release(views, nv);
+    return NULL;
+}
+
+PyDoc_STRVAR(moves_of_doc,
+"moves_of(hands, order, tsize, side, leader, pos, lead_suit, best, best_seat, table, moves,\n"
+"         scores, killer=0, hint=0, misere=False) -> int\n\n"
+"Fill moves (int64[13]) with the legal cards worth searching, best first; return how many.\n"
+"scores (int64[13]) is scratch space.");
+
+static PyObject *py_moves_of(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("moves_of", nargs, 12, 15) < 0) return NULL;
+    Py_buffer views[5];
+    int nv = 0;
+    i64 tsize = 0, leader = 0, pos = 0, lead_suit = 0, best = 0, best_seat = 0, table = 0, killer = 0,
+        hint = 0;
+    int misere = 0;
+    if (get_int(args[2], &tsize, "tsize") < 0 || get_int(args[4], &leader, "leader") < 0 ||
+        get_int(args[5], &pos, "pos") < 0 || get_int(args[6], &lead_suit, "lead_suit") < 0 ||
+        get_int(args[7], &best, "best") < 0 || get_int(args[8], &best_seat, "best_seat") < 0 ||
+        get_int(args[9], &table, "table") < 0)
+        return NULL;
+    if (nargs > 12 && get_int(args[12], &killer, "killer") < 0) return NULL;
+    if (nargs > 13 && get_int(args[13], &hint, "hint") < 0) return NULL;
+    if (nargs > 14 && (misere = PyObject_IsTrue(args[14])) < 0) return NULL;
+    if (get_i64(args[0], &views[nv], 4, "hands") < 0) goto fail;
+    nv++;
+    if (get_i64(args[1], &views[nv], 16, "order") < 0) goto fail;
+    nv++;
+    if (get_i64(args[3], &views[nv], 4, "side") < 0) goto fail;
+    nv++;
+    if (get_i64(args[10], &views[nv], MAX_MOVES, "moves") < 0) goto fail;
+    nv++;
+    if (get_i64(args[11], &views[nv], MAX_MOVES, "scores") < 0) goto fail;
+    nv++;
+    const i64 *hands = views[0].buf, *order = views[1].buf, *side = views[2].buf;
+    if (check_position(hands, order, tsize, leader, pos, lead_suit, best_seat) < 0) goto fail;
+    int nm = moves_of(hands, order, (int)tsize, side, (int)leader, (int)pos, (int)lead_suit, best,
+                      (int)best_seat, table, views[3].buf, views[4].buf, killer, hint, misere);
+    release(views, nv);
+    return PyLong_FromLong(nm);
+fail:
+    release(views, nv);
+    return NULL;
+}
+
+static int table_args(PyObject *const *args, Py_buffer *view, i64 *base) {
+    if (get_i64(args[0], view, TT_ROWS * TT_COLS, "tt") < 0) return -1;
+    if (get_int(args[1], base, "base") < 0) {
+        PyBuffer_Release(view);
+        return -1;
+    }
+    if (*base < 0 || *base % WAYS || *base + WAYS > TT_ROWS) {
+        PyErr_SetString(PyExc_ValueError, "base must be the first row of a bucket");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *py_store(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("_store", nargs, 11, 11) < 0) return NULL;
+    i64 v[9];
+    static const char *names[9] = {"lengths", "mask1", "value1", "mask2", "value2", "gen", "lower", "upper", "move"};
+    for (int i = 0; i < 9; i++)
+        if (get_int(args[2 + i], &v[i], names[i]) < 0) return NULL;
+    Py_buffer view;
+    i64 base;
+    if (table_args(args, &view, &base) < 0) return NULL;
+    store(view.buf, base, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_lookup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("_lookup", nargs, 7, 7) < 0) return NULL;
+    i64 v[5];
+    static const char *names[5] = {"lengths", "word1", "word2", "gen", "need"};
+    for (int i = 0; i < 5; i++)
+        if (get_int(args[2 + i], &v[i], names[i]) < 0) return NULL;
+    Py_buffer view;
+    i64 base, hint;
+    if (table_args(args, &view, &base) < 0) return NULL;
+    i64 row = lookup(view.buf, base, v[0], v[1], v[2], v[3], v[4], &hint);
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(LL)", (long long)row, (long long)hint);
+}
+
+static PyObject *py_top_cards(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("_top_cards", nargs, 3, 3) < 0) return NULL;
+    i64 live, mask1, mask2;
+    if (get_int(args[0], &live, "live") < 0 || get_int(args[1], &mask1, "mask1") < 0 ||
+        get_int(args[2], &mask2, "mask2") < 0)
+        return NULL;
+    return PyLong_FromLongLong(top_cards(live, mask1, mask2));
+}
+
+static PyObject *py_top(PyObject *self, PyObject *arg) {
+    (void)self;
+    i64 m;
+    if (get_int(arg, &m, "m") < 0) return NULL;
+    return PyLong_FromLongLong(top(m));
+}
+
+static PyObject *py_popcount(PyObject *self, PyObject *arg) {
+    (void)self;
+    i64 m;
+    if (get_int(arg, &m, "m") < 0) return NULL;
+    return PyLong_FromLong(popcount(m));
+}
+
+/* The comparisons of card counts with small numbers that the search makes, computed as the
+ * search computes them (the inlined popcount): the test that caught a miscompiled popcount. */
+static PyObject *py_popcount_compare(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("_popcount_compare", nargs, 2, 2) < 0) return NULL;
+    i64 x, k;
+    if (get_int(args[0], &x, "x") < 0 || get_int(args[1], &k, "k") < 0) return NULL;
+    int n = popcount(x);
+    return Py_BuildValue("(OOOOO)", n >= 2 ? Py_True : Py_False, n <= 1 ? Py_True : Py_False,
+                         n > 2 ? Py_True : Py_False, n < 3 ? Py_True : Py_False,
+                         n >= k ? Py_True : Py_False);
+}
+
+static PyMethodDef methods[] = {
+    {"search", (PyCFunction)(void (*)(void))py_search, METH_FASTCALL, search_doc},
+    {"moves_of", (PyCFunction)(void (*)(void))py_moves_of, METH_FASTCALL, moves_of_doc},
+    {"_store", (PyCFunction)(void (*)(void))py_store, METH_FASTCALL,
+     "_store(tt, base, lengths, mask1, value1, mask2, value2, gen, lower, upper, move): record bounds."},
+    {"_lookup", (PyCFunction)(void (*)(void))py_lookup, METH_FASTCALL,
+     "_lookup(tt, base, lengths, word1, word2, gen, need) -> (row or -1, hint)"},
+    {"_top_cards", (PyCFunction)(void (*)(void))py_top_cards, METH_FASTCALL,
+     "_top_cards(live, mask1, mask2) -> the live cards an entry pins"},
+    {"_top", py_top, METH_O, "_top(m) -> the highest bit of m, 0 for none"},
+    {"_popcount", py_popcount, METH_O, "_popcount(m) -> the number of set bits"},
+    {"_popcount_compare", (PyCFunction)(void (*)(void))py_popcount_compare, METH_FASTCALL,
+     "_popcount_compare(x, k) -> (n >= 2, n <= 1, n > 2, n < 3, n >= k) for n = popcount(x)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_tricks_c",
+    "The native no-trump search (see tricktaker.solver._tricks).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+static int add_layout(PyObject *layout, const char *name, long long value) {
+    PyObject *v = PyLong_FromLongLong(value);
+    if (!v) return -1;
+    int r = PyDict_SetItemString(layout, name, v);
+    Py_DECREF(v);
+    return r;
+}
+
+PyMODINIT_FUNC PyInit__tricks_c(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    PyObject *layout = PyDict_New();
+    if (!layout) goto fail;
+    struct { const char *name; long long value; } items[] = {
+        {"BUCKET_BITS", BUCKET_BITS}, {"WAYS", WAYS}, {"TT_ROWS", TT_ROWS}, {"TT_COLS", TT_COLS},
+        {"KEY", KEY}, {"MASK1", MASK1}, {"VALUE1", VALUE1}, {"MASK2", MASK2}, {"VALUE2", VALUE2},
+        {"BOUNDS", BOUNDS}, {"MOVE", MOVE}, {"CURSOR", CURSOR}, {"NODES", NODES},
+        {"GENERATION", GENERATION}, {"TRICK_NODES", TRICK_NODES}, {"STATS_SIZE", STATS_SIZE},
+        {"OPP_WEIGHT", OPP_WEIGHT}, {"KILLER_WIN", KILLER_WIN}, {"HINT_WIN", HINT_WIN},
+        {"KILLER_LOSE", KILLER_LOSE}, {"HINT_LOSE", HINT_LOSE}, {"MAX_DEPTH", MAX_DEPTH},
+        {"MAX_MOVES", MAX_MOVES},
+    };
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
+        if (add_layout(layout, items[i].name, items[i].value) < 0) {
+            Py_DECREF(layout);
+            goto fail;
+        }
+    if (PyModule_AddObject(m, "LAYOUT", layout) < 0) {
+        Py_DECREF(layout);
+        goto fail;
+    }
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
