@@ -1,0 +1,182 @@
+/* What both native search kernels (_tricks_c.c, _points_c.c) share: the bit operations on card
+ * masks, and the watch that lets a long search stop at a time limit or at Ctrl-C.
+ *
+ * Cards are bits in a 64-bit mask, 16 per suit, a higher bit the stronger card of its suit.
+ * The kernels are compiled by the package's build (setup.py) when it is installed: nothing is
+ * compiled at run time.
+ */
+#ifndef TRICKTAKER_KERNEL_H
+#define TRICKTAKER_KERNEL_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+#include <windows.h>
+#define TT_INLINE static __forceinline
+#else
+#include <time.h>
+#define TT_INLINE static inline __attribute__((always_inline))
+#endif
+
+typedef int64_t i64;
+typedef uint64_t u64;
+
+#define SUIT_BITS 16
+
+/* Number of set bits (cards) in a mask. */
+TT_INLINE int popcount(i64 x) {
+#if defined(_MSC_VER)
+    return (int)__popcnt64((u64)x);
+#else
+    return __builtin_popcountll((u64)x);
+#endif
+}
+
+/* The position of a single bit. */
+TT_INLINE int bit_index(i64 bit) {
+#if defined(_MSC_VER)
+    unsigned long i;
+    _BitScanForward64(&i, (u64)bit);
+    return (int)i;
+#else
+    return __builtin_ctzll((u64)bit);
+#endif
+}
+
+/* The bits of one suit. */
+TT_INLINE i64 suit_mask(int suit) { return (i64)0xFFFF << (suit * SUIT_BITS); }
+
+/* The suit of a single bit. */
+TT_INLINE int suit_of(i64 bit) { return bit_index(bit) >> 4; }
+
+/* The highest bit of a mask (cards never use bit 63), 0 for an empty one: the best card of a
+ * suit.  The processor's leading-zero count: both searches ask it at every node. */
+TT_INLINE i64 top(i64 m) {
+    if (!m) return 0;
+#if defined(_MSC_VER)
+    unsigned long i;
+    _BitScanReverse64(&i, (u64)m);
+    return (i64)1 << i;
+#else
+    return (i64)1 << (63 - __builtin_clzll((u64)m));
+#endif
+}
+
+/* Ask the processor to start loading an address into its caches. */
+TT_INLINE void prefetch(const void *p) {
+#if defined(_MSC_VER)
+    (void)p;
+#else
+    __builtin_prefetch(p, 0, 3);
+#endif
+}
+
+/* -- the watch: a time limit and Ctrl-C for a search running without the GIL ---------------- */
+
+/* A monotonic clock in seconds (any origin: only differences are used). */
+static double tt_clock(void) {
+#if defined(_MSC_VER)
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return (double)c.QuadPart / (double)f.QuadPart;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+}
+
+enum { TT_RUNNING = 0, TT_TIMED_OUT = 1, TT_INTERRUPTED = 2 };
+
+/* How often a search looks at the clock (in nodes: about a millisecond), and how often, in
+ * seconds, it takes the GIL back to run Python's signal handlers (Ctrl-C). */
+#define TT_POLL_NODES 4096
+#define TT_SIGNAL_EVERY 0.05
+
+typedef struct {
+    double deadline;        /* on tt_clock(); 0: no time limit */
+    double next_signals;    /* when to run the signal handlers next; 0: never (not the main thread) */
+    u64 next_poll;          /* node count at which to look again */
+    PyThreadState *thread;  /* this thread's state while the GIL is released */
+    int stop;               /* TT_RUNNING, TT_TIMED_OUT, or TT_INTERRUPTED (a Python error is set) */
+} tt_watch;
+
+/* Start watching and release the GIL.  ``seconds`` is the time left (<= 0: no limit);
+ * ``signals`` says whether to run Python's signal handlers now and then (only the main thread
+ * receives them, so the caller passes whether it is that thread). */
+static void tt_watch_begin(tt_watch *w, double seconds, int signals) {
+    double now = tt_clock();
+    w->deadline = seconds > 0 ? now + seconds : 0;
+    w->next_signals = signals ? now + TT_SIGNAL_EVERY : 0;
+    w->next_poll = TT_POLL_NODES;
+    w->stop = TT_RUNNING;
+    w->thread = PyEval_SaveThread();
+}
+
+/* The slow part of tt_watch_poll: look at the clock, and run the signal handlers when due. */
+static int tt_watch_check(tt_watch *w, u64 nodes) {
+    w->next_poll = nodes + TT_POLL_NODES;
+    if (w->deadline == 0 && w->next_signals == 0) return 0;
+    double now = tt_clock();
+    if (w->deadline != 0 && now >= w->deadline) {
+        w->stop = TT_TIMED_OUT;
+        return 1;
+    }
+    if (w->next_signals != 0 && now >= w->next_signals) {
+        PyEval_RestoreThread(w->thread);
+        int failed = PyErr_CheckSignals();
+        w->thread = PyEval_SaveThread();
+        w->next_signals = tt_clock() + TT_SIGNAL_EVERY;
+        if (failed) {
+            w->stop = TT_INTERRUPTED;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the search must stop now (call it once per node with the node count; nearly free). */
+TT_INLINE int tt_watch_poll(tt_watch *w, u64 nodes) {
+    if (w->stop) return 1;
+    if (nodes < w->next_poll) return 0;
+    return tt_watch_check(w, nodes);
+}
+
+/* Take the GIL back.  Returns 0 when the search ran to its end; otherwise -1 with a Python
+ * error set: TimeoutError for the time limit, or the signal handler's own (KeyboardInterrupt). */
+static int tt_watch_end(tt_watch *w) {
+    PyEval_RestoreThread(w->thread);
+    if (w->stop == TT_TIMED_OUT) {
+        PyErr_SetString(PyExc_TimeoutError, "the search reached its time limit");
+        return -1;
+    }
+    return w->stop == TT_INTERRUPTED ? -1 : 0;
+}
+
+/* -- arguments: numpy arrays (or any buffer) of int64 / int32, written in place --------------- */
+
+/* A writable, C-contiguous buffer of ``itemsize``-byte items, with a clear error if ``obj`` is
+ * not one.  Release it with PyBuffer_Release. */
+static int tt_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *name) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be a writable C-contiguous array", name);
+        return -1;
+    }
+    const char *fmt = view->format ? view->format : "B";
+    char kind = fmt[strlen(fmt) - 1];
+    if (view->itemsize != itemsize || !strchr("bhilqBHILQ", kind)) {
+        PyErr_Format(PyExc_TypeError, "%s must hold %zd-byte integers, not %zd-byte items", name,
+                     itemsize, view->itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+#endif
