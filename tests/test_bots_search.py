@@ -153,8 +153,8 @@ def test_bot_specs_carry_options() -> None:
     ("minimax", "unknown bot 'minimax'"),
     ("pimc:depth=3", "bot 'pimc' has no option 'depth'"),
     ("pimc:worlds", "bot option must be key=value"),
-    ("pimc:worlds=0", "worlds must be at least 1"),
-    ("ismcts:rollout=smart", "unknown rollout 'smart'"),
+    ("pimc:worlds=0", "pimc option worlds must be a whole number 1..100000, not 0"),
+    ("ismcts:rollout=smart", "ismcts option rollout must be one of .*, not smart"),
     ("random:worlds=2", "bot 'random' has no option 'worlds'"),
 ])
 def test_bad_bot_specs_name_the_problem(spec: str, message: str) -> None:

@@ -276,7 +276,7 @@ def test_bad_entries_get_a_reason_and_the_same_prompt() -> None:
                 "AS is named twice: give 3 different cards",
                 "there is no card 99 in your hand: the cards are numbered 1..12",
                 "'zz' is neither a card nor a card's number",
-                "seat 0 cannot give 9S: not in hand"]
+                "you cannot give 9S: not in hand"]
     assert len(found) == len(expected), found
     for line, words in zip(found, expected, strict=True):
         assert words in line

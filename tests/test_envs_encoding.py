@@ -221,7 +221,9 @@ def test_tuppis_fast_paths_give_what_reading_everything_gives_over_whole_matches
     for seed in range(8):
         match = seed % 2 == 0
         if seed >= 6:  # a single hand with a score to start from
-            states = [game.new_hand(seed=seed, dealer=1, scores=(0, 8 * seed)) for _ in range(2)]
+            # below the target: a start score at or over it would be a finished match
+            score = min(8 * seed, game.options["target"] - 1)
+            states = [game.new_hand(seed=seed, dealer=1, scores=(0, score)) for _ in range(2)]
         else:
             states = [new_state(game, match, seed, seed % 4) for _ in range(2)]
         assert isinstance(states[0], TrickState) and isinstance(states[1], TrickState)

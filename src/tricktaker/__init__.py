@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import ANGLO_52, DECKS, PIQUET_36, SHORT_24, SPANISH_40, Card, CardParseError, CardSet, Deck
-from .engine import Action, Game, IllegalActionError, OptionError, State
+from .engine import Action, Game, IllegalActionError, OptionError, SeatError, State
 from .games import GAMES
 from .record import RecordError, load
 
@@ -39,6 +39,7 @@ __all__ = [
     "IllegalActionError",
     "OptionError",
     "RecordError",
+    "SeatError",
     "State",
     "load",
     "new_game",

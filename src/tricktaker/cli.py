@@ -39,6 +39,7 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.rule import Rule
@@ -145,6 +146,11 @@ def _table_sizes(game_cls: type[Game]) -> str:
     return str(game_cls.num_players)
 
 
+BOT_DELAY = 0.6
+"""Seconds ``play`` pauses after each bot move by default: a trick appears card by card."""
+MAX_BOT_DELAY = 10.0
+
+
 def cmd_play(args: argparse.Namespace, out: Console, err: Console) -> int:
     game = make_game(args.game, args.preset, _players_option(args))
     _screen(game, "play")
@@ -166,7 +172,11 @@ def cmd_play(args: argparse.Namespace, out: Console, err: Console) -> int:
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:
         pass
-    return PlaySession(state, args.seat, bots, out, err, save, ask=_ask).run()
+    if not 0 <= args.bot_delay <= MAX_BOT_DELAY:
+        raise CliError(f"--bot-delay must be 0..{MAX_BOT_DELAY:g} seconds, not {args.bot_delay:g}")
+    # the pause is for a person watching: none when the output is a file or a pipe
+    delay = args.bot_delay if out.is_terminal else 0.0
+    return PlaySession(state, args.seat, bots, out, err, save, ask=_ask, bot_delay=delay).run()
 
 
 def cmd_rules(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -175,15 +185,17 @@ def cmd_rules(args: argparse.Namespace, out: Console, err: Console) -> int:
     out.print(Rule(f"{cls.title} ({cls.name})", style="cyan", align="left"))
     out.print(_reflow(cls.SUMMARY, out.width))
     out.print()
-    table = Table(title="Options  (tricktaker play ... --option name=value)", box=box.SIMPLE_HEAD,
-                  title_justify="left", show_lines=False)
-    table.add_column("option", style="cyan", no_wrap=True)
-    table.add_column("default", no_wrap=True)
-    table.add_column("allowed", no_wrap=True)
-    table.add_column("meaning")
+    # One block per option, not a four-column table: at 80 columns a table cut the long
+    # names, values and words of the meaning ("partnersh…"); a block wraps at spaces only.
+    out.print(Text("Options  (tricktaker play ... --option name=value)", style="italic"))
     for option in cls.OPTIONS:
-        table.add_row(option.name, json.dumps(option.default), option.describe(), option.doc)
-    out.print(table)
+        head = Text("  ")
+        head.append(option.name, style="cyan")
+        head.append(f" = {json.dumps(option.default)}")
+        out.print(head)
+        out.print(Padding(Text(f"allowed: {option.describe()}", style="dim"), (0, 0, 0, 6)))
+        out.print(Padding(Text(option.doc), (0, 0, 0, 6)))
+    out.print()
     if any(option.name == "players" for option in cls.OPTIONS):
         out.print(Text("--players N is short for --option players=N.", style="dim"))
     presets = Table(title="Presets  (--preset name)", box=box.SIMPLE_HEAD, title_justify="left")
@@ -317,7 +329,7 @@ def cmd_simulate(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def cmd_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from .arena import ArenaConfig, print_summary, run_deals, summarise, to_json, write_plot
+    from .arena import ArenaConfig, check_plotting, print_summary, run_deals, summarise, to_json, write_plot
 
     game = make_game(args.game, args.preset, _players_option(args))
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
@@ -332,6 +344,11 @@ def cmd_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
     for path in (args.json, args.plot):
         if path is not None and not Path(path).parent.is_dir():
             raise CliError(f"cannot write {path}: no directory {Path(path).parent}")
+    if args.plot:
+        try:
+            check_plotting()  # before the run, which may take hours
+        except RuntimeError as error:
+            raise CliError(str(error)) from None
     config = ArenaConfig(game.name, tuple(names), args.deals, options=dict(game.options),
                          duplicate=args.duplicate, matches=args.matches, seed=args.seed)
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -367,12 +384,16 @@ def _advance_to_play(state: State, moves: str | None) -> None:
                 state.apply(text)
             except ValueError as exc:
                 raise CliError(f"--moves: {text!r}: {exc}") from None
+    if state.is_over():
+        raise CliError("the game is over: no play is left to solve (give a record of a game in "
+                       "progress, or --game G --seed N with --moves to reach a position)")
     hand = state.hand_number
     while (not state.is_over() and state.hand_number == hand
            and public(state).get("phase") not in ("play", "answer")):
         state.apply(state.legal_actions()[0])
     if state.is_over() or state.hand_number != hand:
-        raise CliError("the hand ended before its play: nothing to solve")
+        raise CliError("the hand ended before its play, so no play is left to solve: give --moves "
+                       "to choose the actions before the play (e.g. --moves 'bid 120; pass; ...')")
 
 
 def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -462,8 +483,10 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="command")
 
     def game_options(p: argparse.ArgumentParser) -> None:
+        sizes = "; ".join(f"{name}: {_table_sizes(cls).replace(', ', ' or ')}"
+                          for name, cls in tt.GAMES.items() if "," in _table_sizes(cls))
         p.add_argument("--players", type=int, metavar="N",
-                       help="players at the table, for games played by several sizes (tute: 2 or 4)")
+                       help=f"players at the table, for games played by several sizes ({sizes})")
         p.add_argument("--preset", help="a named bundle of options (see: tricktaker rules GAME)")
         p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE",
                        help="set one rule option, e.g. -o target=40 -o sooli=false (repeatable)")
@@ -474,6 +497,9 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat, 0..N-1 (default 0)")
     play.add_argument("--seed", type=int, help="seed of the deals (default: random, shown)")
     play.add_argument("--save", metavar="FILE", help="write the record here after every hand")
+    play.add_argument("--bot-delay", type=float, default=BOT_DELAY, metavar="SECONDS",
+                      help=f"pause after each bot move, to follow a trick card by card (default "
+                           f"{BOT_DELAY:g}; 0 for none; never when the output is not a terminal)")
     play.add_argument("--bots", default=DEFAULT_BOT,
                       help="bot for the other seats, or one per seat from your left, comma-separated; "
                            f"options after colons, e.g. pimc:worlds=40 (bots: {', '.join(BOTS)}; "

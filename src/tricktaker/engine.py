@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import operator
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
@@ -52,6 +53,29 @@ class IllegalActionError(ValueError):
 
     Raised before anything changes: the state is exactly as it was.
     """
+
+    def addressed_to(self, seat: int) -> str:
+        """The message as said to the person at ``seat``: ``seat 0 holds spades`` becomes
+        ``you hold spades``.  Messages name seats in the third person (a record's error is
+        read by anyone); a front end talking to that seat uses this."""
+        return address(str(self), seat)
+
+
+_SECOND_PERSON = {"holds": "hold", "does": "do", "is": "are", "has": "have", "was": "were",
+                  "wins": "win", "takes": "take", "plays": "play", "lacks": "lack", "needs": "need"}
+
+
+def address(message: str, seat: int) -> str:
+    """``message`` with ``seat N`` (N = ``seat``) put in the second person, its verb agreeing."""
+    def second(match: re.Match[str]) -> str:
+        if match.group(1):
+            return "your"
+        verb = match.group(2)
+        if verb is None:
+            return "you"
+        return f"you {_SECOND_PERSON.get(verb, verb)}"
+
+    return re.sub(rf"\bseat {seat}\b(?:('s)|\s+(\w+))?", second, message)
 
 
 class OptionError(ValueError):

@@ -12,7 +12,7 @@ from rich.table import Table
 from .deals import ArenaConfig, DealResult
 from .stats import Summary
 
-__all__ = ["print_summary", "to_json", "write_plot"]
+__all__ = ["check_plotting", "print_summary", "to_json", "write_plot"]
 
 
 def _ms(seconds: float | None) -> str:
@@ -49,6 +49,14 @@ def to_json(config: ArenaConfig, summary: Summary, results: list[DealResult]) ->
             for r in sorted(results, key=lambda r: r.deal)
         ],
     }
+
+
+def check_plotting() -> None:
+    """Raise RuntimeError now if ``--plot`` could not be written, not after the whole run."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise RuntimeError("--plot needs matplotlib: pip install 'tricktaker[plot]'")
 
 
 def write_plot(path: Path, config: ArenaConfig, summary: Summary) -> None:

@@ -41,7 +41,7 @@ from ..engine import Action, Game
 from .base import Bot, View
 from .playout import ROLLOUTS, check_budget, play_out
 
-__all__ = ["SOLVE_CARDS", "PimcBot", "candidates", "cards_to_play", "warm_up"]
+__all__ = ["SOLVE_CARDS", "PimcBot", "answered_no", "candidates", "cards_to_play", "warm_up"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 9,
@@ -69,10 +69,23 @@ def candidates(view: View, rng: random.Random, limit: int) -> list[Action]:
     from .rules import POLICIES
 
     preferred = POLICIES[view.game.name](view, rng)
-    others = [a for a in view.legal_actions if a is not preferred]
+    futile = answered_no(view)
+    others = [a for a in view.legal_actions if a is not preferred and a.text not in futile]
     if len(others) >= limit:
         others = rng.sample(others, limit - 1)
     return [preferred, *others]
+
+
+def answered_no(view: View) -> set[str]:
+    """The asks this seat made in the hand that its partner answered ``answer no``.
+
+    The partner's hand only loses cards, so the answer cannot change: asking
+    again only spends the call.  In a world the repeat costs nothing either,
+    so rollout noise could make it look best; it is never a candidate.
+    """
+    calls = view.observation.get("calls") or []
+    return {text for (seat, text), (_, reply) in zip(calls, calls[1:], strict=False)
+            if seat == view.seat and text.startswith("ask") and reply == "answer no"}
 
 
 def warm_up(game: Game, seed: int = 0) -> None:

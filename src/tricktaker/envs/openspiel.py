@@ -37,7 +37,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 import tricktaker as tt
-from tricktaker.engine import Game, TrickState
+from tricktaker.engine import Game, IllegalActionError, TrickState
 
 from .encoding import EnvSpec, spec_for
 from .session import Session, hand_rewards, indices_of, max_decisions, reward_bound
@@ -171,8 +171,13 @@ class TricktakerState(pyspiel.State):  # type: ignore[misc, unused-ignore]  # py
         if self._session is not None:
             self._session.apply(action)
             return
+        count = len(self._spec().cards)
+        if type(action) is not int or not 0 <= action < count or action in self._dealt:
+            # a bad outcome would only fail at the last card, or deal a card twice
+            why = "already dealt" if action in self._dealt else f"not a card index 0..{count - 1}"
+            raise IllegalActionError(f"chance outcome {action!r} is {why}")
         self._dealt.append(action)
-        if len(self._dealt) == len(self._spec().cards):
+        if len(self._dealt) == count:
             self._start()
 
     def _start(self) -> None:

@@ -32,10 +32,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
 import tricktaker as tt
-from tricktaker.engine import OptionError
+from tricktaker.engine import IllegalActionError, OptionError
 
 from .encoding import spec_for
-from .session import Session, match_rewards, new_state
+from .session import Session, action_index, match_rewards, new_state
 
 __all__ = ["TricktakerEnv", "env", "raw_env"]
 
@@ -170,11 +170,18 @@ class TricktakerEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is u
         agent = self.agent_selection
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for finished agents")
+        index = action_index(action)
+        saved = dict(self.rewards), self._cumulative_rewards[agent], self._rewarded
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        session.apply(int(action))
+        try:
+            session.apply(index)
+        except IllegalActionError:
+            # refused: the rewards of the hand that just ended stay readable
+            self.rewards, self._cumulative_rewards[agent], self._rewarded = saved
+            raise
         if session.hand_over:
             self._end_of_hand(session)
             if self._over:

@@ -14,6 +14,7 @@ last card is picked the whole set is applied to the game.
 from __future__ import annotations
 
 import json
+import operator
 from math import comb
 from typing import Any
 
@@ -72,6 +73,17 @@ def max_decisions(spec: EnvSpec) -> int:
 def reward_bound(spec: EnvSpec) -> float:
     """The largest reward a seat can get from one hand, in absolute value."""
     return spec.family.reward_bound(spec.game)
+
+
+def action_index(action: Any) -> int:
+    """An action index as a plain int, or :class:`IllegalActionError`: 57.7, ``"69"`` and
+    ``True`` are not indices, though ``int()`` would make them ones; numpy integers are."""
+    if type(action) is int:
+        return action
+    if isinstance(action, (bool, float, str, bytes)) or not hasattr(action, "__index__"):
+        raise IllegalActionError(f"an action index is a whole number, not {action!r}")
+    index: int = operator.index(action)
+    return index
 
 
 class Session:
@@ -198,10 +210,20 @@ class Session:
         Raises :class:`tricktaker.IllegalActionError` (a ``ValueError``) naming the
         action if it is not legal; nothing changes then.
         """
+        if type(index) is not int:
+            index = action_index(index)
+        saved = self.hand_over, self.rewards, self.rewarded
         self.hand_over = False
         if self.rewarded:
             self.rewards = [0.0] * self.spec.seats
             self.rewarded = False
+        try:
+            self._apply_index(index)
+        except IllegalActionError:
+            self.hand_over, self.rewards, self.rewarded = saved  # a refused action changes nothing
+            raise
+
+    def _apply_index(self, index: int) -> None:
         action = self._objects.get(index)
         state = self.state
         actor = self.turn
@@ -353,8 +375,8 @@ def replay(record: dict[str, Any], strict: bool = False) -> Session:
     start), then those actions are applied through the session by index.
     """
     actions = record["hands"][-1]["actions"]
-    start = dict(record, hands=[*record["hands"][:-1], dict(record["hands"][-1], actions=[], result=None)])
-    start.pop("result", None)
+    start = dict(record, hands=[*record["hands"][:-1], dict(record["hands"][-1], actions=[], result=None)],
+                 result=None)
     state = tt.load(start)
     assert isinstance(state, TrickState)
     session = Session(state, strict)

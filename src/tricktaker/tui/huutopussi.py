@@ -886,15 +886,6 @@ class HuutopussiScreen(MarriageScreen):
     def trick_outcome(self, trick: JSON) -> str:
         return f"   won by {self.seats.noun(trick['winner'])}, {self.trick_worth(trick['cards'])}"
 
-    def finale(self, obs: JSON) -> None:
-        """A match, as the other games; or a single hand (a match option), which nobody wins."""
-        if obs["winner"] is not None:
-            super().finale(obs)
-            return
-        verdict = Text("Hand over", style="bold")
-        verdict.append(f"   {self.seats.per_side(obs['scores']).plain}")
-        self.final_panel(verdict, "Single hand")
-
     # -- replays ----------------------------------------------------------------------------------
 
     def replay_hand(self, record: JSON, index: int) -> None:

@@ -305,13 +305,33 @@ class Screen:
         raise NotImplementedError
 
     def finale(self, obs: JSON) -> None:
-        """The end of a match played: who won, the final score, after how many hands."""
+        """The end of a match played: who won, the final score, after how many hands.
+
+        A single hand (``new_hand``) ends with no winner: then the hand is over and
+        its score shown, never a sentence with nobody in it.
+        """
         winner = obs["winner"]
+        if winner is None:
+            self.single_hand_finale(obs)
+            return
         mine = self.seats.me is not None and winner == self.seats.side_of(self.seats.me)
         verdict = Text(f"{self.wins(winner)} the match", style="bold green" if mine else "bold red")
         verdict.append(f"   {self.seats.per_side(obs['scores']).plain}")
-        hands = obs["hand_number"] + 1
-        self.final_panel(verdict, f"Match over after {hands} {self.hand_word}{'s' if hands != 1 else ''}")
+        self.final_panel(verdict, self.match_over_title(obs))
+
+    def match_over_title(self, obs: JSON) -> str:
+        """``Match over after 1 hand``, ``... after 12 rounds``."""
+        return f"Match over after {self.count_of_hands(obs['hand_number'] + 1)}"
+
+    def count_of_hands(self, count: int) -> str:
+        """``1 hand``, ``2 hands`` (``round`` in Tute)."""
+        return f"{count} {self.hand_word}{'s' if count != 1 else ''}"
+
+    def single_hand_finale(self, obs: JSON) -> None:
+        """The end of a single hand, which nobody wins: the score it leaves."""
+        verdict = Text(f"{capital(self.hand_word)} over", style="bold")
+        verdict.append(f"   {self.seats.per_side(obs['scores']).plain}")
+        self.final_panel(verdict, f"Single {self.hand_word}")
 
     def replay_hand(self, record: JSON, index: int) -> None:
         raise NotImplementedError

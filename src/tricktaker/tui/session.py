@@ -7,6 +7,7 @@ through the game's :class:`~tricktaker.tui.screen.Screen`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,9 @@ class PlaySession:
     err: Console
     save: Path | None
     ask: Callable[[str], str] = input
+    bot_delay: float = 0.0
+    """Seconds to pause after each bot's move, so that a person can follow a trick card by card."""
+    sleep: Callable[[float], None] = time.sleep
     screen: Screen = field(init=False)
 
     def __post_init__(self) -> None:
@@ -86,6 +90,8 @@ class PlaySession:
                     action = self.bots[seat].act(view_of(self.state, seat))
                     self.state.apply(action)
                 self.narrate(seat, action, before)
+                if seat != self.human and self.bot_delay > 0 and not self.state.is_over():
+                    self.sleep(self.bot_delay)
         except _Quit:
             self.out.print("You left the table." + self.saved_note())
             self.write_record()
@@ -163,7 +169,8 @@ class PlaySession:
                 try:
                     self.state.apply(self.interpret(entry, legal))
                 except IllegalActionError as exc:
-                    self.out.print(Text.assemble(("✗ ", "bold red"), str(exc)), soft_wrap=True)
+                    self.out.print(Text.assemble(("✗ ", "bold red"), exc.addressed_to(self.human)),
+                                   soft_wrap=True)
                     continue
                 return self.state.history[-1]
 

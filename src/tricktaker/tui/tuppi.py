@@ -375,6 +375,9 @@ class TuppiScreen(Screen):
         seats = self.seats
         if obs["draw"]:
             verdict = Text("The match is a draw", style="bold yellow")
+        elif obs["winner"] is None:
+            self.single_hand_finale(obs)
+            return
         else:
             side = obs["winner"]
             mine = seats.me is not None and side == seats.side_of(seats.me)
@@ -383,7 +386,7 @@ class TuppiScreen(Screen):
         verdict.append(f"   {seats.per_side(obs['scores']).plain}")
         if "totals" in obs:
             verdict.append(f"\nCollected while nousussa: {seats.per_side(obs['totals']).plain}")
-        self.final_panel(verdict, f"Match over after {obs['hand_number'] + 1} hands")
+        self.final_panel(verdict, self.match_over_title(obs))
 
     # replays
 
