@@ -53,6 +53,7 @@ typedef struct {
     i64 *TK;         /* [size][KEY_WORDS] */
     int32_t *TB;     /* [size][TB_WORDS] */
     i64 *M, *SC, *W; /* [depth][MAX_MOVES], [depth][MAX_MOVES], [depth][W_COLS] */
+    i64 under;       /* the cards with a face-down card beneath them */
     u64 tmask;       /* table size - 1 */
     i64 gen;         /* the table's generation (stats[S_GEN]) */
     u64 nodes;
@@ -708,6 +709,69 @@ static void safe_points(const Ctx *x, int d, i64 *mine_out, i64 *theirs_out) {
     }
 }
 
+/* The sum of the m smallest card points among the cards of h. */
+static i64 smallest_points(const Ctx *x, i64 h, int m) {
+    i64 p[16];
+    int n = 0;
+    while (h && n < 16) {
+        i64 low = h & -h;
+        h ^= low;
+        i64 v = C_(C_PTS, idx(low));
+        int j = n++;
+        while (j > 0 && p[j - 1] > v) {
+            p[j] = p[j - 1];
+            j--;
+        }
+        p[j] = v;
+    }
+    i64 sum = 0;
+    for (int j = 0; j < m && j < n; j++) sum += p[j];
+    return sum;
+}
+
+/* Quick tricks: card points the leader's side surely takes by leading at once its top cards of
+ * the plain suits, from a trick start in the play phase with no stock, no lead rule and no card
+ * beneath a face-up one (the caller checks).  In a plain suit the leader cashes the cards that
+ * beat every other seat's cards of the suit, as many rounds as every other seat holding trumps
+ * can follow (a seat without trumps cannot take a trick of the suit).  Every other seat must
+ * follow while it can: it gives at least its smallest cards of the suit.  The leader keeps the
+ * lead throughout, and only the leader's side may call in between, so nothing else changes.
+ * Trumps are left to safe_points (the cards are disjoint, so the two add up). */
+static i64 quick_points(const Ctx *x, int d, int leader) {
+    int n = (int)R_(R_N);
+    i64 trump = S_(d, F_TRUMP);
+    i64 tm = trump >= 0 ? smask(trump) : 0;
+    i64 total = 0;
+    for (int s = 0; s < 4; s++) {
+        if (s == trump) continue;
+        i64 sm = suit_mask(s);
+        i64 mine = S_(d, leader) & sm;
+        if (!mine) continue;
+        i64 others = 0;
+        for (int o = 0; o < n; o++)
+            if (o != leader) others |= S_(d, o) & sm;
+        i64 above = others ? mine & ~((top(others) << 1) - 1) : mine;
+        int k = popcount(above);
+        for (int o = 0; o < n && k > 0; o++) {
+            if (o == leader || !(S_(d, o) & tm)) continue;
+            int held = popcount(S_(d, o) & sm);
+            if (held < k) k = held;
+        }
+        if (k == 0) continue;
+        for (int r = 0; r < k; r++) {
+            i64 t = top(above);
+            above ^= t;
+            total += C_(C_PTS, idx(t));
+        }
+        for (int o = 0; o < n; o++) {
+            if (o == leader) continue;
+            i64 h = S_(d, o) & sm;
+            if (h) total += smallest_points(x, h, k);
+        }
+    }
+    return total;
+}
+
 /* Every field of a trick-start position beyond the hands and the lead rule, in one word. */
 static i64 meta(const Ctx *x, int d) {
     i64 pipdiff = 0;
@@ -846,6 +910,17 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         i64 mine, theirs;
         safe_points(x, d, &mine, &theirs);
         i64 ub = upper_bound(x, d) - theirs;
+        if (S_(d, F_PHASE) == PH_PLAY && S_(d, F_LT1) == 0 && stock_left(x, d) == 0) {
+            i64 held = 0;
+            for (int seat = 0; seat < R_(R_N); seat++) held |= S_(d, seat);
+            if (!(held & x->under)) {
+                int leader = SEAT(S_(d, F_TURN));
+                if (is_max(x, leader))
+                    mine += quick_points(x, d, leader);
+                else
+                    ub -= quick_points(x, d, leader);
+            }
+        }
         if (ub <= alpha) return ub;
         if (beta <= mine) return mine;
         int rel = relative(x, d);
@@ -1118,6 +1193,8 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     if (!(out_values = arg(&b, oov, 8, "out_values", MAX_MOVES, 0, NULL))) goto fail;
     if (check_row(x, 0) < 0) goto fail;
     x->tmask = (u64)tk_rows - 1;
+    for (int i = 0; i < 64; i++)
+        if (x->C[C_UNDER * C_COLS + i] != 0) x->under |= (i64)1 << i;
     x->gen = stats[S_GEN];
     x->nodes = (u64)stats[S_NODES];
     tt_watch w;
