@@ -24,6 +24,17 @@ SUIT_BITS = 16
 
 __all__ = ["TrickPosition", "TrickSolver"]
 
+_JACKS, _QUEENS, _KINGS, _ACES = (sum(1 << (SUIT_BITS * s + strength) for s in range(4))
+                                  for strength in range(11, 15))
+"""The cards of each strength from the jack (1 point) to the ace (4 points), in every suit."""
+
+_MAIN_THREAD = threading.main_thread().ident
+"""Only the main thread runs Python's signal handlers (Ctrl-C) during a search."""
+
+_Args = tuple[np.ndarray, np.ndarray, int, np.ndarray, int, int, int, int, int, int, int, int, int]
+"""The search's arguments up to the target: hands, orders, trick size, sides, maxside, counted,
+leader, cards played, lead suit, best card, its seat, table, tricks won."""
+
 
 @dataclass(frozen=True)
 class TrickPosition:
@@ -62,6 +73,10 @@ class TrickSolver:
 
     def __init__(self) -> None:
         self._table, self._stats = _tricks.new_table()
+        self._shared: dict[object, tuple[np.ndarray, np.ndarray]] = {}
+        self._last: tuple[TrickPosition, _Args] | None = None
+        self._moves = np.zeros(_tricks.MAX_MOVES, dtype=np.int64)
+        self._scores = np.zeros(_tricks.MAX_MOVES, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -74,15 +89,37 @@ class TrickSolver:
         return int(self._stats[_tricks.TRICK_NODES])
 
     def _arrays(self, pos: TrickPosition) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        order = np.zeros((4, 4), dtype=np.int64)
-        for leader, seats in enumerate(pos.orders):
-            order[leader, : len(seats)] = seats
+        """The kernel's arrays for ``pos``: hands, orders and sides, four seats each.
+
+        The orders' and sides' arrays are shared by every position of the same play (a small
+        cache), so a small endgame's many searches build only its hands.
+        """
+        key = (pos.orders, pos.sides)
+        shared = self._shared.get(key)
+        if shared is None:
+            order = np.zeros((4, 4), dtype=np.int64)
+            for leader, seats in enumerate(pos.orders):
+                order[leader, : len(seats)] = seats
+            sides = np.full(4, -1, dtype=np.int64)  # (a seat outside the play is never asked)
+            sides[: len(pos.sides)] = pos.sides
+            if len(self._shared) >= 16:
+                self._shared.clear()
+            shared = self._shared[key] = (order, sides)
         # the kernel always reads four hands: a seat outside the play holds no live card
-        hands = np.zeros(4, dtype=np.int64)
-        hands[: len(pos.hands)] = pos.hands
-        sides = np.full(4, -1, dtype=np.int64)  # (a seat outside the play is never asked)
-        sides[: len(pos.sides)] = pos.sides
-        return hands, order, sides
+        hands = np.array(pos.hands + (0,) * (4 - len(pos.hands)), dtype=np.int64)
+        return hands, shared[0], shared[1]
+
+    def _kernel_args(self, pos: TrickPosition) -> _Args:
+        """The search's arguments for ``pos`` up to the target (kept for the last position, which
+        :meth:`value` tests several times)."""
+        if self._last is not None and self._last[0] is pos:
+            return self._last[1]
+        hands, order, sides = self._arrays(pos)
+        lead_suit, best, best_seat, table = self._trick_state(pos)
+        args = (hands, order, len(pos.orders[pos.leader]), sides, pos.maxside, pos.counted,
+                pos.leader, len(pos.played), lead_suit, best, best_seat, table, 0)
+        self._last = (pos, args)
+        return args
 
     def _trick_state(self, pos: TrickPosition) -> tuple[int, int, int, int]:
         """Lead suit, best card, its seat, and the table mask of the trick in progress."""
@@ -112,12 +149,8 @@ class TrickSolver:
             time_left = deadline - time.monotonic()
             if time_left <= 0:
                 raise TimeoutError("the search reached its time limit")
-        hands, order, sides = self._arrays(pos)
-        lead_suit, best, best_seat, table = self._trick_state(pos)
-        made, _ = _tricks.search(
-            hands, order, len(pos.orders[pos.leader]), sides, pos.maxside, pos.counted,
-            pos.leader, len(pos.played), lead_suit, best, best_seat, table, 0, target,
-            self._table, self._stats, time_left, threading.current_thread() is threading.main_thread())
+        made, _ = _tricks.search(*self._kernel_args(pos), target, self._table, self._stats, time_left,
+                                 threading.get_ident() == _MAIN_THREAD)
         return bool(made)
 
     def value(self, pos: TrickPosition, guess: int | None = None, deadline: float | None = None) -> int:
@@ -160,15 +193,12 @@ class TrickSolver:
 
     def representatives(self, pos: TrickPosition) -> list[int]:
         """The legal cards worth searching: one per run of equivalent cards, best guess first."""
-        hands, order, sides = self._arrays(pos)
-        lead_suit, best, best_seat, table = self._trick_state(pos)
-        moves = np.empty(13, dtype=np.int64)
+        args = self._kernel_args(pos)
         mine = pos.sides[pos.to_move]
-        n = _tricks.moves_of(hands, order, len(pos.orders[pos.leader]), sides, pos.leader,
-                             len(pos.played), lead_suit, best, best_seat, table, moves,
-                             np.empty(13, dtype=np.int64), 0, 0,
+        n = _tricks.moves_of(*args[:4], *args[6:12], self._moves, self._scores, 0, 0,
                              (mine == pos.counted) != (mine == pos.maxside))
-        return [int(m) for m in moves[:n]]
+        moves: list[int] = self._moves[:n].tolist()
+        return moves
 
     @staticmethod
     def estimate(pos: TrickPosition) -> int:
@@ -182,12 +212,11 @@ class TrickSolver:
         """
         ours = total = 0
         for seat, hand in enumerate(pos.hands):
-            for s in range(4):
-                for strength in range(11, 15):  # jack to ace: 1 to 4 points
-                    if hand >> (SUIT_BITS * s + strength) & 1:
-                        total += strength - 10
-                        if pos.sides[seat] == pos.counted:
-                            ours += strength - 10
+            points = ((hand & _JACKS).bit_count() + 2 * (hand & _QUEENS).bit_count()
+                      + 3 * (hand & _KINGS).bit_count() + 4 * (hand & _ACES).bit_count())
+            total += points
+            if pos.sides[seat] == pos.counted:
+                ours += points
         n = pos.tricks_left
         return max(0, min(n, pos.cap, round((n - 1) / 2 + (ours - total / 2) * n / 26)))
 

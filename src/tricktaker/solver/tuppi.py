@@ -15,6 +15,8 @@ outcome is certain, and the solver answers how many tricks best play takes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine import Action, State
 from . import SOLVERS, Solution, SolveError
 from .tricks import TrickPosition, TrickSolver
@@ -22,6 +24,10 @@ from .tricks import TrickPosition, TrickSolver
 __all__ = ["position", "solve_tuppi"]
 
 ACE, LOW_ACE = 14, 1
+_CLOCKWISE = tuple(tuple((lead + i) % 4 for i in range(4)) for lead in range(4))
+_SOOLI_ORDERS = tuple(tuple((lead, (lead + 2) % 4, soloist) for lead in range(4)) for soloist in range(4))
+"""Each soloist's trick orders: a rami-side leader, its partner, then the soloist (the soloist's
+partner sits out; the soloist's own lead never comes up, since its first trick decides)."""
 _SOLVER: TrickSolver | None = None
 
 
@@ -47,7 +53,10 @@ def position(state: State) -> tuple[TrickPosition, bool]:
     Reads only the public API: the hands of a world, and the public observation
     (contract, declarer, soloist, the trick on the table).
     """
-    obs = state.observation(None)
+    return _position(state, state.observation(None))
+
+
+def _position(state: State, obs: dict[str, Any]) -> tuple[TrickPosition, bool]:
     if obs.get("phase") != "play":
         raise SolveError(f"the solver needs a hand in its play phase, not {obs.get('phase')!r}")
     deck = state.game.deck
@@ -60,11 +69,11 @@ def position(state: State) -> tuple[TrickPosition, bool]:
     sides = (0, 1, 0, 1)
     mine = mover % 2
     if soloist is None:
-        orders = tuple(tuple((lead + i) % 4 for i in range(4)) for lead in range(4))
+        orders = _CLOCKWISE
         counted = mine if obs["contract"] == "rami" else 1 - mine
         return TrickPosition(tuple(hands), orders, sides, mine, counted, leader, tuple(played)), False
     # sooli: the rami side leads; the soloist's partner sits out
-    orders = tuple((lead, (lead + 2) % 4, soloist) for lead in range(4))
+    orders = _SOOLI_ORDERS[soloist]
     hands = [_low_aces(h) for h in hands]
     hands[(soloist + 2) % 4] = 0  # out of play: its cards are no obstacle to the others' runs
     played = [_low_aces(b) for b in played]
@@ -77,7 +86,8 @@ def solve_tuppi(state: State, deadline: float | None = None) -> Solution:
 
     ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once it passes.
     """
-    pos, low_aces = position(state)
+    obs = state.observation(None)
+    pos, low_aces = _position(state, obs)
     mover = state.current_player
     assert mover is not None
     solver = _solver()
@@ -92,8 +102,7 @@ def solve_tuppi(state: State, deadline: float | None = None) -> Solution:
             v = min(v, 1)
             v = v if mover % 2 == pos.maxside else 1 - v
         values[action] = v
-    units = {"rami": "tricks", "nolo": "opponents' tricks"}.get(str(state.observation(None)["contract"]),
-                                                                 "sooli won")
+    units = {"rami": "tricks", "nolo": "opponents' tricks"}.get(str(obs["contract"]), "sooli won")
     return Solution(mover, max(values.values()), values, units)
 
 
