@@ -10,6 +10,7 @@ minimax over the State API (``tricktaker.solver.reference``) checks them.
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import numpy as np
@@ -283,6 +284,35 @@ def test_a_stopped_search_mid_way_leaves_exact_bounds() -> None:
         except TimeoutError:
             pass
     assert solver.card_values(pos) == dds_lead_values(hands, 14 % 4)
+
+
+def test_a_search_releases_the_gil_while_it_runs() -> None:
+    """A long search in another thread leaves this one free to run (the kernel releases the GIL):
+    one null-window test of a full nolo deal, stopped by its time limit after 0.4 s."""
+    hands = deal_from_seed(2, 0, ANGLO_52, [13] * 4)
+    pos = TrickPosition(tuple(hands), CLOCKWISE, (0, 1, 0, 1), 0, 1, 2)  # nolo: minutes to solve
+    done = threading.Event()
+    outcome: list[object] = []
+
+    def work() -> None:
+        try:
+            outcome.append(TrickSolver().test(pos, 7, deadline=time.monotonic() + 0.4))
+        except TimeoutError as exc:
+            outcome.append(exc)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    ticks = 0
+    start = time.monotonic()
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    elapsed = time.monotonic() - start
+    thread.join()
+    assert isinstance(outcome[0], TimeoutError)  # (the search ran in the thread until its limit)
+    assert ticks >= 0.3 * elapsed / 0.002, (ticks, elapsed)  # with the GIL held: a handful
 
 
 def test_bad_array_arguments_raise_instead_of_crashing() -> None:
