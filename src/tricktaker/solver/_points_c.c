@@ -730,18 +730,38 @@ static i64 smallest_points(const Ctx *x, i64 h, int m) {
 }
 
 /* Quick tricks: card points the leader's side surely takes by leading at once its top cards of
- * the plain suits, from a trick start in the play phase with no stock, no lead rule and no card
+ * the plain suits (the return value) and of trumps (*trumps), from a trick start in the play phase with no stock, no lead rule and no card
  * beneath a face-up one (the caller checks).  In a plain suit the leader cashes the cards that
  * beat every other seat's cards of the suit, as many rounds as every other seat holding trumps
  * can follow (a seat without trumps cannot take a trick of the suit).  Every other seat must
  * follow while it can: it gives at least its smallest cards of the suit.  The leader keeps the
  * lead throughout, and only the leader's side may call in between, so nothing else changes.
- * Trumps are left to safe_points (the cards are disjoint, so the two add up). */
-static i64 quick_points(const Ctx *x, int d, int leader) {
+ * In trumps the leader cashes the trumps above every other seat's, and every other seat gives at
+ * least its smallest trumps while it has them.  The plain suits' and trumps' cards are disjoint,
+ * and the plain rounds leave every seat's trumps as they were, so the two add up; the trumps'
+ * part and safe_points' are alternatives (the larger counts). */
+static i64 quick_points(const Ctx *x, int d, int leader, i64 *trumps) {
     int n = (int)R_(R_N);
     i64 trump = S_(d, F_TRUMP);
     i64 tm = trump >= 0 ? smask(trump) : 0;
     i64 total = 0;
+    *trumps = 0;
+    if (trump >= 0) {  /* the leader's trumps above every other seat's: everyone follows or discards */
+        i64 mine = S_(d, leader) & tm, others = 0;
+        for (int o = 0; o < n; o++)
+            if (o != leader) others |= S_(d, o) & tm;
+        i64 above = others ? mine & ~((top(others) << 1) - 1) : mine;
+        int k = popcount(above);
+        if (k > 0) {
+            i64 pts = 0;
+            for (i64 c = above; c; c &= c - 1) pts += C_(C_PTS, idx(c & -c));
+            for (int o = 0; o < n; o++) {
+                i64 h = S_(d, o) & tm;
+                if (o != leader && h) pts += smallest_points(x, h, k);
+            }
+            *trumps = pts;
+        }
+    }
     for (int s = 0; s < 4; s++) {
         if (s == trump) continue;
         i64 sm = suit_mask(s);
@@ -915,10 +935,12 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             for (int seat = 0; seat < R_(R_N); seat++) held |= S_(d, seat);
             if (!(held & x->under)) {
                 int leader = SEAT(S_(d, F_TURN));
+                i64 trumps;
+                i64 plain = quick_points(x, d, leader, &trumps);
                 if (is_max(x, leader))
-                    mine += quick_points(x, d, leader);
+                    mine = plain + (trumps > mine ? trumps : mine);
                 else
-                    ub -= quick_points(x, d, leader);
+                    ub -= plain + (trumps > theirs ? trumps - theirs : 0);
             }
         }
         if (ub <= alpha) return ub;
@@ -1193,6 +1215,15 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     if (!(out_values = arg(&b, oov, 8, "out_values", MAX_MOVES, 0, NULL))) goto fail;
     if (check_row(x, 0) < 0) goto fail;
     x->tmask = (u64)tk_rows - 1;
+    {
+        /* A small search uses the start of the table only: its entries stay in the caches. */
+        i64 held = 0;
+        for (int seat = 0; seat < 4; seat++) held |= x->S[seat];
+        i64 cards = popcount(held) + stock_left(x, 0);
+        int bits = 11 + (int)(cards - 16) / 2;
+        if (bits < 12) bits = 12;
+        if (bits < 62 && ((u64)1 << bits) - 1 < x->tmask) x->tmask = ((u64)1 << bits) - 1;
+    }
     for (int i = 0; i < 64; i++)
         if (x->C[C_UNDER * C_COLS + i] != 0) x->under |= (i64)1 << i;
     x->gen = stats[S_GEN];
