@@ -18,6 +18,7 @@ import json
 import random
 import re
 import signal
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -513,3 +514,63 @@ def test_play_again_takes_everyone_to_the_next_match_in_the_same_seat(
     expect(page.locator("body")).to_have_attribute("data-over", "false")
     new_id = table_id_of(page)
     assert server.http.get(f"/api/tables/{new_id}").json()["game"] == "tuppi"
+
+
+# -- robustness (issue 21) ------------------------------------------------------------------------
+
+
+def test_a_link_to_a_missing_table_says_so_and_offers_the_lobby(server: Running, new_page: NewPage) -> None:
+    """Before, the page showed "Connecting…" for ever."""
+    page = new_page()
+    page.goto(server.url + "/t/nosuchtable#token=abc")
+    gone = page.get_by_test_id("no-table")
+    expect(gone).to_be_visible()
+    expect(gone).to_contain_text("no table here")
+    expect(page.locator("#conn")).to_be_hidden()
+    page.get_by_test_id("to-lobby").click()
+    page.wait_for_url(server.url + "/")
+
+
+def test_the_page_says_which_bot_is_thinking(
+        server: Running, new_page: NewPage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's turn reads "Left (bot) is thinking…", not only "Waiting for Left"."""
+    from tricktaker.server import botpool
+
+    real = botpool.decide
+
+    def slow(record: str, seat: int, spec: str, seed: int, limits: botpool.BotLimits) -> str:
+        time.sleep(1.5)
+        return real(record, seat, spec, seed, limits)
+
+    monkeypatch.setattr(botpool, "decide", slow)
+    created = server.create("tuppi", ["human", "rules", "human", "human"])  # dealer 0: seat 1 bids first
+    page = new_page()
+    page.goto(server.url + created["seats"][0]["link"])
+    expect(page.get_by_test_id("status")).to_contain_text("(bot) is thinking")
+
+
+def test_a_reload_keeps_the_events_and_the_earlier_hands(server: Running, new_page: NewPage) -> None:
+    """Before, the events panel and the earlier hands lived only in the page: a reload
+    turned 14 lines into 1, and a table at hand 3 showed only hand 2."""
+    created = server.create("tuppi", ["human", "random", "random", "random"])
+    page = new_page()
+    page.goto(server.url + created["seats"][0]["link"])
+    rng = random.Random(8)
+    while hand_number(page) < 2:
+        wait_my_turn(page)
+        take_turn(page, rng)
+    wait_my_turn(page)
+    lines = page.locator("#log li").all_inner_texts()
+    earlier = page.locator("#history details summary").all_inner_texts()
+    assert len(lines) > 10 and earlier == ["Hand 2", "Hand 1"]
+    before = seq(page)
+    page.reload()
+    wait_seq(page, equal=before)
+    wait_my_turn(page)
+    assert page.locator("#log li").all_inner_texts() == lines
+    assert page.locator("#history details summary").all_inner_texts() == earlier
+    second = new_page()  # another device, and a spectator arriving late
+    second.goto(server.url + f"/t/{created['id']}")
+    wait_seq(second, equal=before)
+    assert second.locator("#history details summary").all_inner_texts() == earlier
+    assert len(second.locator("#log li").all_inner_texts()) == len(lines)

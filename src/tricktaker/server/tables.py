@@ -32,6 +32,11 @@ log = logging.getLogger("tricktaker.server")
 T = TypeVar("T")
 Row = tuple[str, int, int, str, bool]
 """A stored action: table id, position, seat, canonical text, whether it ends the match."""
+LogItem = tuple[str, Any, Any, Any]
+"""A line of a table's story: ``("event", seat, text, each seat's view of the bids or None)``,
+``("trick", winner, None, None)`` or ``("hand", number, dealer, None)``."""
+HISTORY_LINES = 200
+"""Lines of the story sent to a page that joins (its events panel keeps as many)."""
 
 
 class Client(Protocol):
@@ -64,14 +69,86 @@ class Table:
     """Each connected client and its seat (``None`` for a spectator)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    log: list[LogItem] = field(default_factory=list)
+    """What happened, in the words of the page's events panel: actions (their full text,
+    filtered per receiver by :meth:`history_message`), tricks won, new hands."""
+    hands: list[tuple[int, list[Any]]] = field(default_factory=list)
+    """Each finished hand's number (from 1, as the page labels it) and its ``previous_hand``
+    as each seat saw it when it ended (index ``players``: the spectators'), so a late
+    joiner gets exactly what it would have seen."""
+    mark: tuple[int, int] = (0, 0)
+    """The public hand number and count of tricks played, before the next action."""
 
     @classmethod
     def rebuild(cls, stored: StoredTable) -> Table:
         game = new_game(stored.game, preset=stored.preset, **stored.options)
-        state = game.new_match(seed=stored.seed)
+        table = cls(stored, game, game.new_match(seed=stored.seed))
+        table.mark = table._public_mark(table.state.observation(None))
         for seat, text in stored.actions:
-            state.apply(text, seat=seat)
-        return cls(stored, game, state)
+            table.state.apply(text, seat=seat)
+            table.note(seat, text)
+        return table
+
+    @staticmethod
+    def _public_mark(public: dict[str, Any]) -> tuple[int, int]:
+        return int(public["hand_number"]), len(public.get("tricks") or [])
+
+    def note(self, actor: int, text: str) -> None:
+        """Add the action just applied (and the trick or hand it ended) to the table's story.
+
+        Only public facts are kept here, plus each seat's own view of a hand's
+        result; what a seat may read of another's private action is decided when
+        the story is sent.  An observation costs microseconds, so this runs for
+        every action and the story never has to be replayed.
+        """
+        public = self.state.observation(None)
+        hand_before, tricks_before = self.mark
+        players = self.game.num_players
+        bids = None
+        if text.startswith("bid") and "bids" in public:  # Tuppi's page tells a bid by what the seat saw
+            bids = [self.state.observation(seat).get("bids") for seat in range(players)] + [public["bids"]]
+        self.log.append(("event", actor, text, bids))
+        ended = self.state.is_over() or int(public["hand_number"]) != hand_before
+        if ended:
+            previous = public.get("previous_hand") or {}
+            final = previous.get("final_trick")
+            if final:
+                self.log.append(("trick", final["winner"], None, None))
+            views = [self.state.observation(seat).get("previous_hand") for seat in range(players)]
+            self.hands.append((hand_before + 1, [*views, public.get("previous_hand")]))
+            if not self.state.is_over():
+                self.log.append(("hand", int(public["hand_number"]) + 1, public.get("dealer"), None))
+        else:
+            tricks = public.get("tricks") or []
+            if len(tricks) > tricks_before:
+                self.log.append(("trick", tricks[-1]["winner"], None, None))
+        self.mark = self._public_mark(public)
+        if len(self.log) > 2 * HISTORY_LINES:  # only the newest lines are ever sent
+            del self.log[:-HISTORY_LINES]
+
+    def event_for(self, seat: int | None, actor: int, text: str) -> str:
+        """An action's text as ``seat`` may read it: another seat's private action is its kind only."""
+        kind = text.split(" ", 1)[0]
+        return kind if kind in self.game.PRIVATE_ACTIONS and seat != actor else text
+
+    def history_message(self, seat: int | None) -> dict[str, Any]:
+        """The ``history`` message: the newest lines of the story and every finished hand's
+        result, as ``seat`` saw them (``None``: a spectator), for a page that joins late."""
+        index = self.game.num_players if seat is None else seat
+        lines: list[dict[str, Any]] = []
+        for kind, first, second, bids in self.log[-HISTORY_LINES:]:
+            if kind == "event":
+                assert isinstance(first, int) and isinstance(second, str)
+                line: dict[str, Any] = {"seat": first, "action": self.event_for(seat, first, second)}
+                if bids is not None:
+                    line["bids"] = bids[index]
+                lines.append(line)
+            elif kind == "trick":
+                lines.append({"trick": first})
+            else:
+                lines.append({"hand": first, "dealer": second})
+        hands = [{"number": number, "result": views[index]} for number, views in self.hands]
+        return {"type": "history", "lines": lines, "hands": hands}
 
     @property
     def id(self) -> str:
@@ -115,19 +192,26 @@ class Table:
             "seq": self.seq,
         }
 
-    def state_message(self, seat: int | None) -> dict[str, Any]:
-        """The ``state`` message for one seat (``None``: a spectator)."""
+    def state_message(self, seat: int | None, starting: bool = False) -> dict[str, Any]:
+        """The ``state`` message for one seat (``None``: a spectator).
+
+        ``thinking`` names the bot whose turn it is, so the page can say so
+        rather than only "waiting"; ``starting`` says that bot waits for the
+        worker processes to start up (the first search after a server start).
+        """
         state = self.state
         to_act = seat is not None and state.current_player == seat
         legal = [a.text for a in state.legal_actions()] if to_act else []
         event = None
         if self.stored.actions:
             actor, text = self.stored.actions[-1]
-            kind = text.split(" ", 1)[0]
-            private = kind in self.game.PRIVATE_ACTIONS and seat != actor
-            event = {"seat": actor, "action": kind if private else text}
+            event = {"seat": actor, "action": self.event_for(seat, actor, text)}
+        mover = state.current_player
+        thinking = None
+        if mover is not None and self.stored.seats[mover]["kind"] == "bot":
+            thinking = {"seat": mover, "starting": starting}
         return {"type": "state", "seq": self.seq, "observation": state.observation(seat),
-                "legal": legal, "event": event, "over": state.is_over()}
+                "legal": legal, "event": event, "over": state.is_over(), "thinking": thinking}
 
 
 def deck_style(deck: Deck) -> str:
@@ -351,7 +435,8 @@ class Tables:
                 raise TableError("bad_token", "this link does not belong to a seat at this table")
         table.clients[client] = seat
         await client.send({"type": "welcome", "seat": seat, "table": table.info()})
-        await client.send(table.state_message(seat))
+        await client.send(table.history_message(seat))
+        await client.send(table.state_message(seat, self._starting(table)))
         await self._presence(table)
         return seat
 
@@ -404,7 +489,9 @@ class Tables:
                 log.exception("could not store an action at table %s", table.id)
                 raise TableError("storage", "the server could not store the action; try again") from None
             table.stored.actions.append((seat, canonical))
-            await self._send_all(table, table.state_message)
+            table.note(seat, canonical)
+            starting = self._starting(table)
+            await self._send_all(table, lambda who: table.state_message(who, starting))
         self._schedule_bot(table)
 
     def why(self, table: Table, seat: int | None, text: Any) -> str:
@@ -421,6 +508,13 @@ class Tables:
         return "allowed"
 
     # -- bots ------------------------------------------------------------------------
+
+    def _starting(self, table: Table) -> bool:
+        """Whether the bot to move is a search bot that will wait for the workers' warm-up."""
+        seat = table.state.current_player
+        if seat is None or table.stored.seats[seat]["kind"] != "bot":
+            return False
+        return self.pool.warming > 0 and not self.pool.is_quick(table.stored.seats[seat]["bot"])
 
     def _schedule_bot(self, table: Table) -> None:
         """Start the bot whose turn it is, unless one is already thinking at this table."""

@@ -33,6 +33,7 @@ const S = {
   retryMs: 500,
   everConnected: false,
   gone: false, // the server has no such table: nothing to reconnect to
+  thinking: null, // {seat, starting}: the bot whose turn it is
   resultShownFor: null,
 };
 
@@ -117,6 +118,9 @@ function handle(msg) {
       document.title = `${S.table.title || S.table.game || ""} · Tricktaker`;
       renderInvites();
       break;
+    case "history":
+      onHistory(msg);
+      break;
     case "state":
       onState(msg);
       break;
@@ -173,6 +177,30 @@ function onError(msg) {
   if (S.obs) renderControls();
 }
 
+/**
+ * The table's story from the server (sent on every join): the events panel and the
+ * earlier hands come from the stored actions, so a reload, a second device or a late
+ * spectator sees what the page would have shown had it been open all along.
+ */
+function onHistory(msg) {
+  S.log = [];
+  for (const line of msg.lines || []) {
+    if (line.trick != null) {
+      const winner = line.trick;
+      addLog(() => t(S.seat != null && winner === S.seat ? "ev_trick_you" : "ev_trick", { who: seatName(winner) }), "log-trick");
+    } else if (line.hand != null) {
+      addLog(() => t("ev_newHand", { n: line.hand, dealer: seatName(line.dealer) }), "log-hand");
+    } else {
+      S.log.push({ ev: { seat: line.seat, action: line.action }, obs: { game: S.table && S.table.game, bids: line.bids }, kind: "event" });
+    }
+  }
+  S.hands = (msg.hands || []).filter((h) => h.result).map((h) => ({ number: h.number, prev: h.result }));
+  // The newest result is already told: the state that follows must not announce it again.
+  S.lastPrevKey = S.hands.length ? JSON.stringify(S.hands[S.hands.length - 1].prev) : null;
+  S.historyLoaded = true;
+  if (S.obs) render();
+}
+
 function onState(msg) {
   const before = S.obs;
   const obs = msg.observation || {};
@@ -182,6 +210,7 @@ function onState(msg) {
   }
   S.seq = msg.seq;
   S.legal = msg.legal || [];
+  S.thinking = msg.thinking || null;
   S.over = Boolean(msg.over) || obs.phase === "over";
   S.pending = false;
   S.obs = obs;
@@ -191,9 +220,12 @@ function onState(msg) {
   // Keep only chosen cards that are still choosable.
   if (!S.legal.some((a) => a.split(" ").length > 2 && isCard(a.split(" ")[1], S.deck))) S.selection.clear();
 
-  if (msg.event) logEvent(msg.event, obs, before);
-  trackLinger(before, obs);
-  trackHands(before, obs);
+  // After a (re)join the history already holds this state's event, trick and hand.
+  const fresh = S.historyLoaded;
+  S.historyLoaded = false;
+  if (msg.event && !fresh) logEvent(msg.event, obs, before);
+  if (!fresh) trackLinger(before, obs);
+  trackHands(fresh ? null : before, obs);
   render();
 }
 
@@ -590,7 +622,11 @@ function renderControls() {
   status.classList.toggle("mine", myTurn);
   if (S.over) status.textContent = t("matchOver");
   else if (myTurn) status.innerHTML = `<b>${esc(t("yourTurn"))}</b> · ${prompt(o, S.legal, multi.length ? multi[0].cards.size : 0, c)}`;
-  else if (o.current_player != null) status.textContent = t("waitingFor", { name: seatName(o.current_player) });
+  else if (S.thinking && S.thinking.seat === o.current_player) {
+    // A bot's turn: say it is thinking, and why it may take a while right after a server start.
+    status.textContent = t("botThinking", { name: seatName(o.current_player) }) +
+      (S.thinking.starting ? ` ${t("botsStarting")}` : "");
+  } else if (o.current_player != null) status.textContent = t("waitingFor", { name: seatName(o.current_player) });
   else status.textContent = "";
   if (S.seat == null) status.textContent = `${t("spectator")} · ${status.textContent}`;
 
