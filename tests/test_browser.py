@@ -574,3 +574,66 @@ def test_a_reload_keeps_the_events_and_the_earlier_hands(server: Running, new_pa
     wait_seq(second, equal=before)
     assert second.locator("#history details summary").all_inner_texts() == earlier
     assert len(second.locator("#log li").all_inner_texts()) == len(lines)
+
+
+RESULT_CLEAR = """() => {
+  window.resultProblems = [];
+  const check = () => {
+    const box = document.getElementById('result');
+    if (box.hidden) return;
+    window.resultSeen = true;
+    const obs = window.tricktaker.state.obs || {};
+    if ((obs.trick || []).length) window.resultProblems.push('over the next trick');
+    const r = box.getBoundingClientRect(), c = document.getElementById('center').getBoundingClientRect();
+    const s = document.getElementById('status').getBoundingClientRect();
+    if (r.bottom > c.bottom + 1 || r.top < c.top - 1) window.resultProblems.push('outside the centre');
+    if (r.bottom > s.top && r.top < s.bottom) window.resultProblems.push('over the status');
+  };
+  new MutationObserver(check).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""
+"""Records, at every change of the page, whether the hand's result covers what it must not."""
+
+
+def test_the_hand_result_never_covers_the_next_trick_or_the_turn_on_a_phone(
+        server: Running, new_page: NewPage) -> None:
+    """Before, the box stayed 9 s over the next hand's first trick, and on a phone over
+    "Your turn"."""
+    created = server.create("tuppi", ["human", "random", "random", "random"])
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(server.url + created["seats"][0]["link"])
+    page.evaluate(RESULT_CLEAR)
+    rng = random.Random(3)
+    while hand_number(page) < 1 or not is_my_turn(page):
+        wait_my_turn(page)
+        take_turn(page, rng)
+    assert page.evaluate("() => window.resultSeen")
+    while not page.evaluate("() => (window.tricktaker.state.obs.trick || []).length"):
+        wait_my_turn(page)
+        take_turn(page, rng)
+    assert page.locator("#result").is_hidden()
+    assert page.evaluate("() => window.resultProblems") == []
+
+
+def test_small_things_a_person_seat_has_no_bot_selector_and_a_spectator_reads_the_score(
+        server: Running, new_page: NewPage) -> None:
+    """Seat 0 showed a disabled bot selector; bot names were cut ("(def"); a spectator's
+    score read "Seat 0 + 2 0"; court cards' grey panel looked dimmed."""
+    page = new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.url + "/")
+    page.get_by_test_id("game-select").select_option("tuppi")
+    expect(page.get_by_test_id("seat-0-bot")).to_be_hidden()
+    expect(page.get_by_test_id("seat-1-bot")).to_be_visible()
+    labels = page.get_by_test_id("seat-1-bot").locator("option").all_inner_texts()
+    assert labels and not any("default" in label for label in labels)  # said beside it, not in it
+    expect(page.locator("#seats .seat-row").nth(1)).to_contain_text("the default level")
+    page.get_by_test_id("seat-1-kind").select_option("human")
+    expect(page.get_by_test_id("seat-1-bot")).to_be_hidden()
+    created = server.create("tuppi", ["human", "random", "random", "random"])
+    watcher = new_page()
+    watcher.goto(server.url + f"/t/{created['id']}")
+    expect(watcher.get_by_test_id("score")).to_contain_text("Seats 0 & 2: 0")
+    expect(watcher.get_by_test_id("score")).to_contain_text("Seats 1 & 3: 0")
+    panel = watcher.evaluate("""async () => {
+      const { cardSVG } = await import('/static/cards.js');
+      return cardSVG('KS', 'french').querySelector('rect[x="24"]').getAttribute('opacity'); }""")
+    assert panel is None  # an opaque light panel, not a see-through tint of the suit's colour

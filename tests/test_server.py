@@ -403,9 +403,10 @@ def seen_by(game: tt.Game, seed: int, actions: list[tuple[int, str]], seat: int 
     for actor, text in actions:
         hand, before = state.hand_number, len(state.observation(None)["tricks"] or [])
         state.apply(text, seat=actor)
-        kind = text.split(" ", 1)[0]
+        kind, *args = text.split(" ")
         private = kind in game.PRIVATE_ACTIONS and seat != actor
-        events.append({"seat": actor, "action": kind if private else text})
+        events.append({"seat": actor, "action": kind, "cards": len(args)} if private
+                      else {"seat": actor, "action": text})
         if state.hand_number != hand or state.is_over():
             results.append(state.observation(seat)["previous_hand"])
             tricks += before + 1 if results[-1].get("final_trick") else before
@@ -442,7 +443,7 @@ def test_a_late_joiner_gets_the_whole_story_as_its_seat_saw_it(tmp_path: Path, v
             actions = stored.actions[:state["seq"]]
             events, results, tricks = seen_by(game, stored.seed, actions, seat)
             lines = history["lines"]
-            told = [{"seat": line["seat"], "action": line["action"]} for line in lines if "seat" in line]
+            told = [{k: v for k, v in line.items() if k != "bids"} for line in lines if "seat" in line]
             assert told == events
             assert [h["result"] for h in history["hands"]] == results
             assert [h["number"] for h in history["hands"]] == list(range(1, len(results) + 1))
@@ -451,6 +452,37 @@ def test_a_late_joiner_gets_the_whole_story_as_its_seat_saw_it(tmp_path: Path, v
             new_hands = len(results) - 1 if state["over"] else len(results)  # no new hand after the last
             assert [line["hand"] for line in lines if "hand" in line] == list(range(2, new_hands + 2))
             late.close()
+
+
+def test_a_persons_lone_choice_that_is_not_a_card_is_played_for_them(server: Running) -> None:
+    """Tute's lone "pass" (nothing to sing), Huutopussi's forced pass or answer: a prompt
+    with one button.  Here the person never answers one, and the match still ends."""
+    created = server.create("tute", ["human", "rules", "rules", "rules"], options={"rounds_to_win": 1})
+    ws = server.ws(created["id"])
+    ws.join(created["seats"][0]["token"])
+    message = ws.until("state")
+    while not message["over"]:
+        legal = message["legal"]
+        if len(legal) > 1 or legal and legal[0].startswith("play "):
+            ws.send({"type": "act", "action": legal[0], "seq": message["seq"]})
+        message = ws.until("state")
+    state = tt.load(server.http.get(f"/api/tables/{created['id']}/record").text)
+    replay = state.game.new_match(seed=state.seed)
+    lone = 0
+    for action in state.history:
+        legal = replay.legal_actions()
+        lone += replay.current_player == 0 and len(legal) == 1 and legal[0].kind != "play"
+        replay.apply(action)
+    assert lone > 0
+
+
+def test_another_seats_private_action_is_told_by_its_kind_and_number_of_cards(server: Running) -> None:
+    """Before, "Partner gives ? cards", even to the partner who got them."""
+    created = server.create("tuppi", ["human"] * 4)
+    table = server.app.state.tables.tables[created["id"]]
+    assert table.event_for(2, 0, "give 2S 3H 4D") == {"seat": 0, "action": "give", "cards": 3}
+    assert table.event_for(0, 0, "give 2S 3H 4D") == {"seat": 0, "action": "give 2S 3H 4D"}
+    assert table.event_for(None, 1, "play 2S") == {"seat": 1, "action": "play 2S"}
 
 
 def test_a_finished_match_reopened_numbers_its_last_hand_as_the_live_page_did(server: Running) -> None:

@@ -126,10 +126,13 @@ class Table:
         if len(self.log) > 2 * HISTORY_LINES:  # only the newest lines are ever sent
             del self.log[:-HISTORY_LINES]
 
-    def event_for(self, seat: int | None, actor: int, text: str) -> str:
-        """An action's text as ``seat`` may read it: another seat's private action is its kind only."""
-        kind = text.split(" ", 1)[0]
-        return kind if kind in self.game.PRIVATE_ACTIONS and seat != actor else text
+    def event_for(self, seat: int | None, actor: int, text: str) -> dict[str, Any]:
+        """An action as ``seat`` may read it: another seat's private action is its kind and
+        its number of cards only (public anyway: the hand sizes show it)."""
+        kind, *args = text.split(" ")
+        if kind in self.game.PRIVATE_ACTIONS and seat != actor:
+            return {"seat": actor, "action": kind, "cards": len(args)}
+        return {"seat": actor, "action": text}
 
     def history_message(self, seat: int | None) -> dict[str, Any]:
         """The ``history`` message: the newest lines of the story and every finished hand's
@@ -139,7 +142,7 @@ class Table:
         for kind, first, second, bids in self.log[-HISTORY_LINES:]:
             if kind == "event":
                 assert isinstance(first, int) and isinstance(second, str)
-                line: dict[str, Any] = {"seat": first, "action": self.event_for(seat, first, second)}
+                line = self.event_for(seat, first, second)
                 if bids is not None:
                     line["bids"] = bids[index]
                 lines.append(line)
@@ -205,7 +208,7 @@ class Table:
         event = None
         if self.stored.actions:
             actor, text = self.stored.actions[-1]
-            event = {"seat": actor, "action": self.event_for(seat, actor, text)}
+            event = self.event_for(seat, actor, text)
         mover = state.current_player
         thinking = None
         if mover is not None and self.stored.seats[mover]["kind"] == "bot":
@@ -517,22 +520,36 @@ class Tables:
         return self.pool.warming > 0 and not self.pool.is_quick(table.stored.seats[seat]["bot"])
 
     def _schedule_bot(self, table: Table) -> None:
-        """Start the bot whose turn it is, unless one is already thinking at this table."""
+        """Start the bot whose turn it is, unless one is already thinking at this table.
+
+        A person's lone choice that is not a card (Tute's "pass" with nothing to
+        sing, Huutopussi's forced pass or answer) is played for them the same
+        way: a prompt with one button only costs a click and a wait.
+        """
         seat = table.state.current_player
-        if seat is None or table.stored.seats[seat]["kind"] != "bot":
+        if seat is None:
             return
+        forced = None
+        if table.stored.seats[seat]["kind"] != "bot":
+            legal = table.state.legal_actions()
+            if len(legal) != 1 or legal[0].kind == "play":
+                return
+            forced = legal[0].text
         if table.bot_task is not None and not table.bot_task.done():
             return
-        table.bot_task = asyncio.get_running_loop().create_task(self._bot_move(table, seat))
+        table.bot_task = asyncio.get_running_loop().create_task(self._bot_move(table, seat, forced))
 
-    async def _bot_move(self, table: Table, seat: int) -> None:
+    async def _bot_move(self, table: Table, seat: int, forced: str | None = None) -> None:
         seq = table.seq
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            spec = table.stored.seats[seat]["bot"]
-            seed = random.Random(f"{table.stored.seed}:{seat}:{seq}").randrange(2**31)
-            action = await self.pool.decide(table.state.to_json(), seat, spec, seed)
+            if forced is not None:
+                action = forced
+            else:
+                spec = table.stored.seats[seat]["bot"]
+                seed = random.Random(f"{table.stored.seed}:{seat}:{seq}").randrange(2**31)
+                action = await self.pool.decide(table.state.to_json(), seat, spec, seed)
             table.bot_task = None  # so that act() can schedule the next bot
             await self.act(table, seat, action, seq)
         except asyncio.CancelledError:

@@ -120,7 +120,8 @@ export function cardSVG(text, deck = null, courtLetters = null) {
   const rankNum = card.deck === "french" ? ({ A: 1, T: 10 }[card.rank] ?? Number(card.rank)) : Number(card.rank);
   const court = card.deck === "french" ? "JQK".includes(card.rank) : rankNum >= 10;
   if (court) {
-    parts.push(`<rect x="24" y="24" width="52" height="92" rx="4" fill="${fill}" opacity=".12" stroke="${fill}" stroke-width="1.5"/>`,
+    // A warm light panel: a tint of the suit's colour made black suits' faces look grey, as if dimmed.
+    parts.push(`<rect x="24" y="24" width="52" height="92" rx="4" fill="#f7edcf" stroke="${fill}" stroke-width="1.5"/>`,
       `<text x="50" y="66" font-size="34" font-weight="700" text-anchor="middle" font-family="Georgia, serif" fill="${colour}">${faceLetter(card, courtLetters)}</text>`,
       `<g transform="translate(35 76) scale(.3)" fill="${fill}">${sym}</g>`);
   } else if (rankNum === 1) {

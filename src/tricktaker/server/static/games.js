@@ -96,7 +96,7 @@ export function eventText(ev, obs, c) {
     case "sooli": return t("ev_sooli", { who });
     case "discard": case "give":
       // Another seat's given or discarded cards are private: only the count is told.
-      return mine ? c.t(`ev_${verb}_mine`, { who, cards: c.cards(args) }) : t(`ev_${verb}`, { who, n: args.length || "?" });
+      return mine ? c.t(`ev_${verb}_mine`, { who, cards: c.cards(args) }) : t(`ev_${verb}`, { who, n: args.length || ev.cards || "?" });
     case "exchange": return t("ev_exchange", { who });
     case "sing": return args[0] === "40" ? t("ev_sing40", { who }) : t("ev_sing20", { who, suit: c.suit(args[1]) });
     case "tute": return t("ev_tute", { who });

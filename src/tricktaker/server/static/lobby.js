@@ -133,10 +133,13 @@ function renderSeats() {
     kind.value = choice.kind;
     const bot = el("select", { id: `seat-${i}-bot`, dataset: { testid: `seat-${i}-bot` } },
       ...catalogue.bots.map((b) => new Option(
-        botLabel(b.name) + (b.name === catalogue.defaultBot ? ` (${t("botDefault")})` : ""), b.name)));
+        botLabel(b.name), b.name)));
     bot.value = choice.bot;
-    bot.disabled = choice.kind !== "bot";
-    const hint = el("span", { className: "help" }, choice.kind === "human" ? t("personHint") : "");
+    // A person's seat has no level to choose: no greyed-out selector, the invite hint instead.
+    bot.hidden = choice.kind !== "bot";
+    const hint = el("span", { className: "help" }, choice.kind === "human" ? t("personHint")
+      : choice.bot === catalogue.defaultBot ? t("botDefaultHint") : "");
+    bot.addEventListener("change", () => { hint.textContent = bot.value === catalogue.defaultBot ? t("botDefaultHint") : ""; });
     kind.addEventListener("change", () => { choice.kind = kind.value; renderSeats(); });
     bot.addEventListener("change", () => { choice.bot = bot.value; });
     const name = i === 0 ? `${t("seatN", { n: i })} · ${t("you")}` : t("seatN", { n: i });

@@ -191,7 +191,7 @@ function onHistory(msg) {
     } else if (line.hand != null) {
       addLog(() => t("ev_newHand", { n: line.hand, dealer: seatName(line.dealer) }), "log-hand");
     } else {
-      S.log.push({ ev: { seat: line.seat, action: line.action }, obs: { game: S.table && S.table.game, bids: line.bids }, kind: "event" });
+      S.log.push({ ev: { seat: line.seat, action: line.action, cards: line.cards }, obs: { game: S.table && S.table.game, bids: line.bids }, kind: "event" });
     }
   }
   S.hands = (msg.hands || []).filter((h) => h.result).map((h) => ({ number: h.number, prev: h.result }));
@@ -291,11 +291,12 @@ function seatName(seat) {
 function sideName(side) {
   if (players() !== 4) return seatName(side);
   if (S.seat != null) return side === sideOf(S.seat) ? t("us") : t("them");
-  return `${t("seatN", { n: side })} + ${side + 2}`;
+  return t("seatsPair", { a: side, b: side + 2 });
 }
 
 function perSide(values) {
-  return values.map((v, side) => `<span class="side-val">${esc(sideName(side))} <b>${esc(v)}</b></span>`).join(" · ");
+  // The colon keeps a spectator's "Seats 0 & 2: 5" from reading as one run of numbers.
+  return values.map((v, side) => `<span class="side-val">${esc(sideName(side))}: <b>${esc(v)}</b></span>`).join(" · ");
 }
 
 /** A card as inline text: rank and a coloured suit symbol. */
@@ -426,6 +427,7 @@ function renderLog() {
 
 function render() {
   if (!S.obs) return;
+  clearResultFromPlay();
   renderTop();
   renderSeats();
   renderTrick();
@@ -759,6 +761,16 @@ function renderHistory() {
       `</details>`).join("")
     : `<p class="muted">${esc(t("noHistory"))}</p>`;
   $("history").innerHTML = `<h2>${esc(t("history"))}</h2><h3>${esc(t("thisHand"))}</h3>${now}<h3>${esc(t("earlierHands"))}</h3>${earlier}`;
+}
+
+/**
+ * The hand's result gives way to play: once a card of the next hand is on the table it
+ * goes (the earlier hands keep it in the history).  Until then it stays within the
+ * centre of the felt (style.css), clear of the seats, the hand and "Your turn".
+ */
+function clearResultFromPlay() {
+  const box = $("result");
+  if (!box.hidden && (S.obs.trick || []).length > 0) box.hidden = true;
 }
 
 function showResult(number, prev) {
