@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tricktaker.solver.tricks import TrickPosition
+from tricktaker.solver.tricks import TrickPosition, TrickSolver
 
 RANKS = "23456789TJQKA"
 SUITS_PBN = (3, 2, 1, 0)  # PBN lists spades, hearts, diamonds, clubs
@@ -85,3 +85,42 @@ def plain_tricks(pos: TrickPosition) -> int:
         return max(results) if pos.sides[seat] == pos.maxside else min(results)
 
     return search(pos.hands, pos.leader, pos.played)
+
+
+def python_card_values(solver: TrickSolver, pos: TrickPosition) -> dict[int, int]:
+    """``TrickSolver.card_values`` chained in Python from the solver's own steps (the driver as
+    it was before it moved into the kernel): the kernel's loop must give the same values, in
+    the same order, searching the same nodes."""
+    values: dict[int, int] = {}
+    seen: dict[int, int] = {}
+    guess = solver.estimate(pos)
+    by_suit: dict[int, int] = {}
+    for bit in solver.representatives(pos):
+        after, gained = solver.child(pos, bit)
+        suit = (bit.bit_length() - 1) >> 4
+        v = gained + solver.value(after, by_suit.get(suit, guess) - gained)
+        by_suit[suit] = v
+        values[bit] = v
+        seen[v] = seen.get(v, 0) + 1
+        if seen[v] >= seen.get(guess, 0):
+            guess = v
+    hand = pos.hands[pos.to_move]
+    live = 0
+    for h in (*pos.hands, *pos.played):
+        live |= h
+    lead_suit = (pos.played[0].bit_length() - 1) >> 4 if pos.played else -1
+    suit_cards = hand & (0xFFFF << (16 * lead_suit)) if lead_suit >= 0 else 0
+    reps = list(values)
+    rest = suit_cards or hand
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if bit in values:
+            continue
+        for rep in reps:
+            lo, hi = min(bit, rep), max(bit, rep)
+            between = (hi - 1) & ~((lo << 1) - 1)
+            if (lo.bit_length() - 1) >> 4 == (hi.bit_length() - 1) >> 4 and not live & between & ~hand:
+                values[bit] = values[rep]
+                break
+    return values

@@ -15,7 +15,15 @@ import time
 
 import numpy as np
 import pytest
-from solver_helpers import CLOCKWISE, cards, dds_lead_values, plain_tricks, rami_lead, random_deal
+from solver_helpers import (
+    CLOCKWISE,
+    cards,
+    dds_lead_values,
+    plain_tricks,
+    python_card_values,
+    rami_lead,
+    random_deal,
+)
 
 import tricktaker as tt
 from tricktaker.cards import ANGLO_52
@@ -138,6 +146,41 @@ def test_card_values_do_not_depend_on_the_drivers_guesses() -> None:
             after, gained = solver.child(pos, bit)
             for guess in (None, 0, after.tricks_left):
                 assert gained + TrickSolver().value(after, guess) == got[bit], (seed, bit, guess)
+
+
+def test_the_kernels_card_values_loop_is_the_drivers_steps_chained() -> None:
+    """``card_values`` runs its loop in the kernel; chained in Python from ``representatives``,
+    ``child``, ``value`` and ``estimate`` the same values come out in the same order, after the
+    same nodes: rami and nolo, trick starts and mid-trick, four and three hands, capped."""
+    rng = random.Random(11)
+    three = tuple(tuple((lead + i) % 3 for i in range(3)) for lead in range(3))
+    positions = []
+    for seed in range(40):
+        hands = random_deal(seed, rng.randint(1, 7))
+        leader = seed % 4
+        played: list[int] = []
+        for i in range(seed % 4):
+            seat = (leader + i) % 4
+            mine = [1 << b for b in range(64) if hands[seat] >> b & 1]
+            lead = (played[0].bit_length() - 1) >> 4 if played else -1
+            follow = [c for c in mine if (c.bit_length() - 1) >> 4 == lead]
+            card = rng.choice(follow or mine)
+            hands[seat] ^= card
+            played.append(card)
+        mover = (leader + len(played)) % 2
+        counted = mover if seed % 3 else 1 - mover
+        positions.append(TrickPosition(tuple(hands), CLOCKWISE, (0, 1, 0, 1), mover, counted, leader,
+                                       tuple(played), rng.choice([13, 13, 1, 2])))
+        cards3 = [1 << (16 * s + r) for s in range(3) for r in rng.sample(range(2, 15), 5)]
+        rng.shuffle(cards3)
+        n = rng.randint(1, 4)
+        hands3 = tuple(sum(cards3[i * n:(i + 1) * n]) for i in range(3))
+        positions.append(TrickPosition(hands3, three, (0, 1, 1), rng.randrange(2), rng.randrange(2),
+                                       rng.randrange(3)))
+    for pos in positions:
+        native, chained = TrickSolver(), TrickSolver()
+        assert list(native.card_values(pos).items()) == list(python_card_values(chained, pos).items()), pos
+        assert (native.nodes, native.trick_nodes) == (chained.nodes, chained.trick_nodes), pos
 
 
 def test_quick_tricks_cash_the_leaders_winners_then_cross_to_partner() -> None:

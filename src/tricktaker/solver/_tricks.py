@@ -92,6 +92,7 @@ from ._tricks_c import _popcount_compare as _popcount_compare
 from ._tricks_c import _store as _store
 from ._tricks_c import _top as _top
 from ._tricks_c import _top_cards as _top_cards
+from ._tricks_c import card_values as card_values
 from ._tricks_c import moves_of as moves_of
 from ._tricks_c import search as search
 

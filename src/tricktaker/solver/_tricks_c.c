@@ -789,7 +789,7 @@ TT_INLINE void close_frame(Search *S, int d) {
  * hands is restored before returning, also after a stop; a stopped search stores nothing more
  * in the table (bounds from unfinished subtrees would be wrong). */
 static int run_search(Search *S, i64 *stats, int leader, int pos, int lead_suit, i64 best,
-                      int best_seat, i64 table, i64 won, tt_watch *w, i64 *relevant_out) {
+                      int best_seat, i64 table, i64 won, tt_watch *w, u64 *nodes, i64 *relevant_out) {
     i64 saved[4];
     memcpy(saved, S->hands, sizeof saved);
     const i64 *order = S->order, *side = S->side;
@@ -808,11 +808,10 @@ static int run_search(Search *S, i64 *stats, int leader, int pos, int lead_suit,
     int entering = 1;
     int answer = 0;
     i64 relevant = 0;
-    u64 nodes = 0;
     for (;;) {
         Frame *fr = &S->f[d];
         if (entering) {
-            if (w && tt_watch_poll(w, ++nodes)) {
+            if (tt_watch_poll(w, ++*nodes)) {
                 memcpy(S->hands, saved, sizeof saved);
                 return -1;
             }
@@ -883,6 +882,167 @@ static int run_search(Search *S, i64 *stats, int leader, int pos, int lead_suit,
         d--;
         entering = 0;
     }
+}
+
+
+/* -- the driver: every legal card's value (TrickSolver.card_values, in C) -------------------- */
+
+/* A position of the driver: the hands, and the trick on the table. */
+typedef struct {
+    i64 hands[4];
+    int leader, npl, lead_suit, best_seat;
+    i64 best, table, cap;
+} Pos;
+
+TT_INLINE int to_move(const Search *S, const Pos *p) { return (int)ORDER(S->order, p->leader, p->npl); }
+
+/* TrickSolver.test: whether maxside makes counted take at least target more tricks (0 or 1;
+ * negative when stopped). */
+static int pos_test(Search *S, i64 *stats, const Pos *p, i64 target, tt_watch *w, u64 *nodes) {
+    i64 h[4], relevant;
+    memcpy(h, p->hands, sizeof h);
+    S->hands = h;
+    S->target = target;
+    return run_search(S, stats, p->leader, p->npl, p->lead_suit, p->best, p->best_seat, p->table, 0, w,
+                      nodes, &relevant);
+}
+
+/* TrickSolver.value: step from the guess up while the target is made, or down while it is not. */
+static int pos_value(Search *S, i64 *stats, const Pos *p, i64 guess, tt_watch *w, u64 *nodes, i64 *out) {
+    i64 n = popcount(p->hands[to_move(S, p)]);
+    i64 hi = imin(n, p->cap);
+    i64 v = imax(0, imin(hi, guess));
+    int r;
+    if (v > 0) {
+        if ((r = pos_test(S, stats, p, v, w, nodes)) < 0) return r;
+        if (!r) {
+            v--;
+            while (v > 0) {
+                if ((r = pos_test(S, stats, p, v, w, nodes)) < 0) return r;
+                if (r) break;
+                v--;
+            }
+            *out = v;
+            return 0;
+        }
+    }
+    while (v < hi) {
+        if ((r = pos_test(S, stats, p, v + 1, w, nodes)) < 0) return r;
+        if (!r) break;
+        v++;
+    }
+    *out = v;
+    return 0;
+}
+
+/* TrickSolver.child: the position after bit is played, and the tricks it gave counted (0, 1). */
+static i64 pos_child(const Search *S, const Pos *p, i64 bit, Pos *c) {
+    int seat = to_move(S, p);
+    *c = *p;
+    c->hands[seat] ^= bit;
+    if (p->npl == 0) {
+        c->lead_suit = suit_of(bit);
+        c->best = bit;
+        c->best_seat = seat;
+    } else if (suit_of(bit) == p->lead_suit && bit > p->best) {
+        c->best = bit;
+        c->best_seat = seat;
+    }
+    c->table |= bit;
+    c->npl++;
+    if (c->npl < S->tsize) return 0;
+    i64 gained = S->side[c->best_seat] == S->counted ? 1 : 0;
+    c->leader = c->best_seat;
+    c->npl = 0;
+    c->lead_suit = -1;
+    c->best = 0;
+    c->best_seat = -1;
+    c->table = 0;
+    c->cap -= gained;
+    return gained;
+}
+
+/* TrickSolver.estimate: the first guess from the counted side's share of the high-card points
+ * (Python's round: half to even). */
+static i64 pos_estimate(const Search *S, const Pos *p) {
+    i64 ours = 0, total = 0;
+    for (int seat = 0; seat < 4; seat++) {
+        i64 pts = 0;
+        for (int strength = 11; strength < 15; strength++) {
+            i64 m = 0;
+            for (int s = 0; s < 4; s++) m |= (i64)1 << (SUIT_BITS * s + strength);
+            pts += (strength - 10) * popcount(p->hands[seat] & m);
+        }
+        total += pts;
+        if (S->side[seat] == S->counted) ours += pts;
+    }
+    i64 n = popcount(p->hands[to_move(S, p)]);
+    double g = (double)(n - 1) / 2.0 + ((double)ours - (double)total / 2.0) * (double)n / 26.0;
+    i64 f = (i64)g; /* Python's round(): floor, then half to even (no libm needed) */
+    if ((double)f > g) f--;
+    double frac = g - (double)f;
+    i64 r = frac > 0.5 ? f + 1 : frac < 0.5 ? f : (f % 2 == 0 ? f : f + 1);
+    return imax(0, imin(imin(n, p->cap), r));
+}
+
+/* TrickSolver.card_values: each legal card's value, searched for one card of each run of
+ * equivalent cards (in moves_of's order), the others copied; cards[] and values[] in that order.
+ * Returns how many, or negative when stopped. */
+static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64 *cards, i64 *values) {
+    u64 nodes = 0;
+    i64 reps[MAX_MOVES], scores[MAX_MOVES];
+    int mover = to_move(S, p);
+    i64 ms = S->side[mover];
+    int nr = moves_of(p->hands, S->order, S->tsize, S->side, p->leader, p->npl, p->lead_suit, p->best,
+                      p->best_seat, p->table, reps, scores, 0, 0, (ms == S->counted) != (ms == S->maxside));
+    i64 guess = pos_estimate(S, p);
+    i64 by_suit[4];
+    int have_suit[4] = {0, 0, 0, 0};
+    i64 seen[64];
+    memset(seen, 0, sizeof seen);
+    int n = 0;
+    for (int i = 0; i < nr; i++) {
+        i64 bit = reps[i];
+        Pos c;
+        i64 gained = pos_child(S, p, bit, &c);
+        int suit = suit_of(bit);
+        i64 v;
+        int r = pos_value(S, stats, &c, (have_suit[suit] ? by_suit[suit] : guess) - gained, w, &nodes, &v);
+        if (r < 0) return r;
+        v += gained;
+        by_suit[suit] = v;
+        have_suit[suit] = 1;
+        cards[n] = bit;
+        values[n] = v;
+        n++;
+        seen[v]++;
+        if (seen[v] >= (guess >= 0 && guess < 64 ? seen[guess] : 0)) guess = v;
+    }
+    /* the other legal cards: each takes the value of a searched card it is equivalent to */
+    i64 hand = p->hands[mover];
+    i64 live = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3] | p->table;
+    i64 suit_cards = p->lead_suit >= 0 ? hand & suit_mask(p->lead_suit) : 0;
+    i64 rest = suit_cards ? suit_cards : hand;
+    while (rest) {
+        i64 bit = rest & -rest;
+        rest ^= bit;
+        int known = 0;
+        for (int i = 0; i < nr; i++)
+            if (cards[i] == bit) known = 1;
+        if (known) continue;
+        for (int i = 0; i < nr; i++) {
+            i64 rep = cards[i];
+            i64 lo = bit < rep ? bit : rep, hi = bit < rep ? rep : bit;
+            i64 between = (hi - 1) & ~((lo << 1) - 1);
+            if (suit_of(lo) == suit_of(hi) && !(live & between & ~hand)) {
+                cards[n] = bit;
+                values[n] = values[i];
+                n++;
+                break;
+            }
+        }
+    }
+    return n;
 }
 
 /* -- Python interface --------------------------------------------------------------------- */
@@ -1060,9 +1220,10 @@ static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nar
     S->tt = tt;
     tt_watch w;
     i64 relevant = 0;
+    u64 nodes = 0;
     tt_watch_begin(&w, time_left, signals);
     int made = run_search(S, stats, (int)leader, (int)pos, (int)lead_suit, best, (int)best_seat, table,
-                          won, &w, &relevant);
+                          won, &w, &nodes, &relevant);
     int stopped = tt_watch_end(&w);
     PyMem_RawFree(S);
     release(views, nv);
@@ -1072,6 +1233,107 @@ static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     return Py_BuildValue("(OL)", made ? Py_True : Py_False, (long long)relevant);
+fail:
+    release(views, nv);
+    return NULL;
+}
+
+
+PyDoc_STRVAR(card_values_doc,
+"card_values(hands, order, tsize, side, maxside, counted, leader, pos, lead_suit, best, best_seat,\n"
+"            table, cap, tt, stats, time_left, signals) -> dict[int, int]\n\n"
+"TrickSolver.card_values in one call: the counted side's tricks from here after each legal card.\n"
+"The arguments are search()'s, with cap (the most tricks worth counting) for won and target.\n"
+"The GIL is released for the whole call; time_left and signals as for search().");
+
+static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("card_values", nargs, 17, 17) < 0) return NULL;
+    Py_buffer views[5];
+    int nv = 0;
+    i64 tsize = 0, maxside = 0, counted = 0, leader = 0, pos = 0, lead_suit = 0, best = 0, best_seat = 0,
+        table = 0, cap = 0;
+    if (get_int(args[2], &tsize, "tsize") < 0 || get_int(args[4], &maxside, "maxside") < 0 ||
+        get_int(args[5], &counted, "counted") < 0 || get_int(args[6], &leader, "leader") < 0 ||
+        get_int(args[7], &pos, "pos") < 0 || get_int(args[8], &lead_suit, "lead_suit") < 0 ||
+        get_int(args[9], &best, "best") < 0 || get_int(args[10], &best_seat, "best_seat") < 0 ||
+        get_int(args[11], &table, "table") < 0 || get_int(args[12], &cap, "cap") < 0)
+        return NULL;
+    double time_left = PyFloat_AsDouble(args[15]);
+    if (time_left == -1.0 && PyErr_Occurred()) return NULL;
+    int signals = PyObject_IsTrue(args[16]);
+    if (signals < 0) return NULL;
+    if (cap < 0 || cap > 64) {
+        PyErr_SetString(PyExc_ValueError, "cap must be a trick count");
+        return NULL;
+    }
+    if (get_i64(args[0], &views[nv], 4, "hands") < 0) goto fail;
+    nv++;
+    if (get_i64(args[1], &views[nv], 16, "order") < 0) goto fail;
+    nv++;
+    if (get_i64(args[3], &views[nv], 4, "side") < 0) goto fail;
+    nv++;
+    if (get_i64(args[13], &views[nv], TT_ROWS * TT_COLS, "tt") < 0) goto fail;
+    nv++;
+    if (get_i64(args[14], &views[nv], STATS_SIZE, "stats") < 0) goto fail;
+    nv++;
+    i64 *hands = views[0].buf, *order = views[1].buf, *side = views[2].buf, *tt = views[3].buf,
+        *stats = views[4].buf;
+    if (check_position(hands, order, tsize, leader, pos, lead_suit, best_seat) < 0) goto fail;
+    if ((table | best) < 0) {
+        PyErr_SetString(PyExc_ValueError, "cards never use bit 63");
+        goto fail;
+    }
+    i64 order_copy[16], side_copy[4];
+    memcpy(order_copy, order, sizeof order_copy);
+    memcpy(side_copy, side, sizeof side_copy);
+    Pos root;
+    memcpy(root.hands, hands, sizeof root.hands);
+    root.leader = (int)leader;
+    root.npl = (int)pos;
+    root.lead_suit = pos ? (int)lead_suit : -1;
+    root.best = pos ? best : 0;
+    root.best_seat = pos ? (int)best_seat : -1;
+    root.table = pos ? table : 0;
+    root.cap = cap;
+    Search *S = PyMem_RawMalloc(sizeof(Search));
+    if (!S) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    S->order = order_copy;
+    S->side = side_copy;
+    S->tsize = (int)tsize;
+    S->maxside = maxside;
+    S->counted = counted;
+    S->gen = stats[GENERATION];
+    S->tt = tt;
+    i64 cards[MAX_MOVES], values[MAX_MOVES];
+    tt_watch w;
+    tt_watch_begin(&w, time_left, signals);
+    int n = pos_card_values(S, stats, &root, &w, cards, values);
+    int stopped = tt_watch_end(&w);
+    PyMem_RawFree(S);
+    release(views, nv);
+    if (stopped < 0) return NULL;
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "the search reached a seat with no card to play: the orders are no play");
+        return NULL;
+    }
+    PyObject *out = PyDict_New();
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *k = PyLong_FromLongLong(cards[i]), *v = PyLong_FromLongLong(values[i]);
+        if (!k || !v || PyDict_SetItem(out, k, v) < 0) {
+            Py_XDECREF(k);
+            Py_XDECREF(v);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(k);
+        Py_DECREF(v);
+    }
+    return out;
 fail:
     release(views, nv);
     return NULL;
@@ -1204,6 +1466,7 @@ static PyObject *py_popcount_compare(PyObject *self, PyObject *const *args, Py_s
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))py_search, METH_FASTCALL, search_doc},
     {"moves_of", (PyCFunction)(void (*)(void))py_moves_of, METH_FASTCALL, moves_of_doc},
+    {"card_values", (PyCFunction)(void (*)(void))py_card_values, METH_FASTCALL, card_values_doc},
     {"_store", (PyCFunction)(void (*)(void))py_store, METH_FASTCALL,
      "_store(tt, base, lengths, mask1, value1, mask2, value2, gen, lower, upper, move): record bounds."},
     {"_lookup", (PyCFunction)(void (*)(void))py_lookup, METH_FASTCALL,

@@ -8,6 +8,10 @@ def search(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray, m
            leader: int, pos: int, lead_suit: int, best: int, best_seat: int, table: int, won: int,
            target: int, tt: np.ndarray, stats: np.ndarray, time_left: float,
            signals: bool) -> tuple[bool, int]: ...
+def card_values(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray, maxside: int,
+                counted: int, leader: int, pos: int, lead_suit: int, best: int, best_seat: int, table: int,
+                cap: int, tt: np.ndarray, stats: np.ndarray, time_left: float,
+                signals: bool) -> dict[int, int]: ...
 def moves_of(hands: np.ndarray, order: np.ndarray, tsize: int, side: np.ndarray, leader: int, pos: int,
              lead_suit: int, best: int, best_seat: int, table: int, moves: np.ndarray, scores: np.ndarray,
              killer: int = 0, hint: int = 0, misere: bool = False) -> int: ...

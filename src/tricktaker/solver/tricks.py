@@ -138,19 +138,24 @@ class TrickSolver:
         """Forget every stored bound (positions of a different deal or objective follow)."""
         self._stats[_tricks.GENERATION] += 1
 
+    @staticmethod
+    def _time_left(deadline: float | None) -> float:
+        """Seconds until ``deadline`` for the kernel (0: none); TimeoutError once it has passed."""
+        if deadline is None:
+            return 0.0
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the search reached its time limit")
+        return left
+
     def test(self, pos: TrickPosition, target: int, deadline: float | None = None) -> bool:
         """Whether ``maxside`` can make ``counted`` take at least ``target`` more tricks.
 
         ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once passed; the
         table keeps only what finished searches stored, so the solver stays usable.
         """
-        time_left = 0.0
-        if deadline is not None:
-            time_left = deadline - time.monotonic()
-            if time_left <= 0:
-                raise TimeoutError("the search reached its time limit")
-        made, _ = _tricks.search(*self._kernel_args(pos), target, self._table, self._stats, time_left,
-                                 threading.get_ident() == _MAIN_THREAD)
+        made, _ = _tricks.search(*self._kernel_args(pos), target, self._table, self._stats,
+                                 self._time_left(deadline), threading.get_ident() == _MAIN_THREAD)
         return bool(made)
 
     def value(self, pos: TrickPosition, guess: int | None = None, deadline: float | None = None) -> int:
@@ -227,42 +232,16 @@ class TrickSolver:
         the value the cards before it reached most often (the latest of equally frequent
         ones), the first card's at :meth:`estimate`: most leads reach the same value, cards of
         one suit even more so, and a card whose guess is right costs two tests.  The table is
-        kept across the cards, so the bounds one card's search stored serve the next.
+        kept across the cards, so the bounds one card's search stored serve the next.  The
+        cards that are not searched take the value of a searched card they are equivalent to.
+
+        The whole loop runs in the kernel (``_tricks.card_values``, one call without the GIL):
+        the same steps as :meth:`representatives`, :meth:`child`, :meth:`value` and
+        :meth:`estimate`, which tests/solver_helpers.py chains in Python to check it, value
+        for value and node for node.  Small endgames are where that pays: a PIMC bot solves
+        thousands of them.
         """
-        values: dict[int, int] = {}
-        seen: dict[int, int] = {}
-        guess = self.estimate(pos)
-        by_suit: dict[int, int] = {}
-        for bit in self.representatives(pos):
-            after, gained = self.child(pos, bit)
-            suit = (bit.bit_length() - 1) >> 4
-            v = gained + self.value(after, by_suit.get(suit, guess) - gained, deadline)
-            by_suit[suit] = v
-            values[bit] = v
-            seen[v] = seen.get(v, 0) + 1
-            if seen[v] >= seen.get(guess, 0):
-                guess = v
-        seat = pos.to_move
-        hand = pos.hands[seat]
-        live = 0
-        for h in pos.hands:
-            live |= h
-        for b in pos.played:
-            live |= b
-        lead_suit, _, _, _ = self._trick_state(pos)
-        suit_cards = hand & (0xFFFF << (SUIT_BITS * lead_suit)) if lead_suit >= 0 else 0
-        legal = suit_cards or hand
-        reps = list(values)
-        rest = legal
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if bit in values:
-                continue
-            for rep in reps:
-                lo, hi = min(bit, rep), max(bit, rep)
-                between = (hi - 1) & ~((lo << 1) - 1)
-                if (lo.bit_length() - 1) >> 4 == (hi.bit_length() - 1) >> 4 and not live & between & ~hand:
-                    values[bit] = values[rep]
-                    break
+        values: dict[int, int] = _tricks.card_values(*self._kernel_args(pos)[:12], pos.cap, self._table,
+                                                     self._stats, self._time_left(deadline),
+                                                     threading.get_ident() == _MAIN_THREAD)
         return values
