@@ -556,6 +556,7 @@ def test_a_reload_keeps_the_events_and_the_earlier_hands(server: Running, new_pa
     page = new_page()
     page.goto(server.url + created["seats"][0]["link"])
     rng = random.Random(8)
+    wait_seq(page, above=-1)
     while hand_number(page) < 2:
         wait_my_turn(page)
         take_turn(page, rng)
@@ -603,6 +604,7 @@ def test_the_hand_result_never_covers_the_next_trick_or_the_turn_on_a_phone(
     page.goto(server.url + created["seats"][0]["link"])
     page.evaluate(RESULT_CLEAR)
     rng = random.Random(3)
+    wait_seq(page, above=-1)
     while hand_number(page) < 1 or not is_my_turn(page):
         wait_my_turn(page)
         take_turn(page, rng)
