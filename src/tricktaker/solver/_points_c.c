@@ -54,6 +54,7 @@ typedef struct {
     int32_t *TB;     /* [size][TB_WORDS] */
     i64 *M, *SC, *W; /* [depth][MAX_MOVES], [depth][MAX_MOVES], [depth][W_COLS] */
     i64 under;       /* the cards with a face-down card beneath them */
+    i64 open_pairs[16]; /* by declared suits: the marriage cards of the suits not declared */
     u64 tmask;       /* table size - 1 */
     i64 gen;         /* the table's generation (stats[S_GEN]) */
     u64 nodes;
@@ -170,39 +171,39 @@ static i64 legal_cards(const Ctx *x, int d) {
  * adjacent among the live cards of their suit, with equal points and pips and no part in a
  * call; the run's lowest card stands for all. */
 static int play_reps(Ctx *x, int d, i64 legal, int merge) {
-    i64 live = R_(R_DECK) & ~S_(d, F_GONE);
-    i64 special = R_(R_SPECIAL);
-    for (int s = 0; s < 4; s++)
-        if (!((S_(d, F_DECL) >> s) & 1)) special |= SD_(SD_PAIR, s);
     int n = 0;
-    for (int s = 0; s < 4; s++) {
-        i64 mine = legal & suit_mask(s);
-        if (mine == 0) continue;
-        i64 m = live & suit_mask(s);
-        i64 run = 0;
-        while (m && n < 16) {
-            i64 low = m & -m;
-            m ^= low;
-            if (!(mine & low)) {
-                run = 0;
+    if (!merge) {
+        for (i64 m = legal; m && n < 16; m &= m - 1) {
+            W_(d, n) = W_(d, 16 + n) = m & -m;
+            n++;
+        }
+        return n;
+    }
+    i64 live = R_(R_DECK) & ~S_(d, F_GONE);
+    i64 special = R_(R_SPECIAL) | x->open_pairs[S_(d, F_DECL) & 15];
+    i64 prev = 0, run = 0;
+    /* legal cards in rank order, suit by suit: a card continues the run of the legal card just
+     * below it when no live card lies between them */
+    for (i64 m = legal; m && n < 16; m &= m - 1) {
+        i64 low = m & -m;
+        int i = idx(low);
+        i64 below = top(live & suit_mask(i >> 4) & (low - 1));
+        if (below == 0 || below != prev) run = 0;
+        prev = low;
+        int plain = !(special & low) && C_(C_UNDER, i) == 0;
+        if (plain && run != 0) {
+            int j = idx(run);
+            if (C_(C_PTS, i) == C_(C_PTS, j) && C_(C_PIPS, i) == C_(C_PIPS, j)) {
+                W_(d, n) = low;
+                W_(d, 16 + n) = run;
+                n++;
                 continue;
             }
-            int i = idx(low);
-            int plain = merge && !(special & low) && C_(C_UNDER, i) == 0;
-            if (plain && run != 0) {
-                int j = idx(run);
-                if (C_(C_PTS, i) == C_(C_PTS, j) && C_(C_PIPS, i) == C_(C_PIPS, j)) {
-                    W_(d, n) = low;
-                    W_(d, 16 + n) = run;
-                    n++;
-                    continue;
-                }
-            }
-            W_(d, n) = low;
-            W_(d, 16 + n) = low;
-            n++;
-            run = plain ? low : 0;
         }
+        W_(d, n) = low;
+        W_(d, 16 + n) = low;
+        n++;
+        run = plain ? low : 0;
     }
     return n;
 }
@@ -1140,6 +1141,19 @@ static int rules_args(Ctx *x, Bufs *b, PyObject *R, PyObject *C, PyObject *SD, P
     return 0;
 }
 
+/* Tables the search derives from the rules once per call. */
+static void derive(Ctx *x) {
+    for (int decl = 0; decl < 16; decl++) {
+        i64 open = 0;
+        for (int s = 0; s < 4; s++)
+            if (!((decl >> s) & 1)) open |= x->SD[SD_PAIR * 4 + s];
+        x->open_pairs[decl] = open;
+    }
+    x->under = 0;
+    for (int i = 0; i < 64; i++)
+        if (x->C[C_UNDER * C_COLS + i] != 0) x->under |= (i64)1 << i;
+}
+
 /* The fields of row d that the search uses as indexes. */
 static int check_row(const Ctx *x, int d) {
     i64 n = x->R[R_N];
@@ -1224,8 +1238,7 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
         if (bits < 12) bits = 12;
         if (bits < 62 && ((u64)1 << bits) - 1 < x->tmask) x->tmask = ((u64)1 << bits) - 1;
     }
-    for (int i = 0; i < 64; i++)
-        if (x->C[C_UNDER * C_COLS + i] != 0) x->under |= (i64)1 << i;
+    derive(x);
     x->gen = stats[S_GEN];
     x->nodes = (u64)stats[S_NODES];
     tt_watch w;
@@ -1287,6 +1300,7 @@ static PyObject *py_gen_moves(PyObject *self, PyObject *args) {
         }
     if (stack_args(x, &b, oS, oM, oSC, oW, d + 1) < 0) goto fail;
     if (check_row(x, (int)d) < 0) goto fail;
+    derive(x);
     int n = gen_moves(x, (int)d, first, root);
     release(&b);
     return PyLong_FromLong(n);
@@ -1325,6 +1339,7 @@ static PyObject *py_apply(PyObject *self, PyObject *args) {
         bad("an exchange without an upcard");
         goto fail;
     }
+    derive(x);
     i64 g = apply_move(x, (int)d, mv);
     release(&b);
     return PyLong_FromLongLong(g);
