@@ -256,6 +256,23 @@ def test_bad_tokens_and_unknown_tables_are_refused(server: Running) -> None:
     assert lost.until("error")["code"] == "no_table"
 
 
+def test_a_message_that_trips_a_bug_gets_an_internal_error_and_the_connection_lives_on(
+        server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tricktaker.server.tables import Tables
+
+    def broken(*_args: Any) -> str:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(Tables, "why", broken)
+    created = server.create()
+    ws = server.ws(created["id"])
+    ws.join(created["seats"][0]["token"])
+    ws.send({"type": "why", "action": "play 2C"})
+    assert ws.until("error")["code"] == "internal"
+    ws.send({"type": "ping"})
+    assert ws.until("pong")
+
+
 def test_the_page_of_a_missing_table_is_not_found(server: Running) -> None:
     """A wrong or expired link: the page answers 404 (and, joining, hears ``no_table``,
     which the browser test shows it tells the person)."""
