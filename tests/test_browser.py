@@ -639,3 +639,18 @@ def test_small_things_a_person_seat_has_no_bot_selector_and_a_spectator_reads_th
       const { cardSVG } = await import('/static/cards.js');
       return cardSVG('KS', 'french').querySelector('rect[x="24"]').getAttribute('opacity'); }""")
     assert panel is None  # an opaque light panel, not a see-through tint of the suit's colour
+
+
+def test_the_turn_clock_counts_down_and_says_when_a_bot_played_for_the_person(
+        tmp_path: Path, new_page: NewPage) -> None:
+    with running(str(tmp_path / "timed.db"), turn_time=3) as srv:
+        created = srv.create("tuppi", ["human", "random", "random", "random"])
+        page = new_page()
+        page.goto(srv.url + created["seats"][0]["link"])
+        wait_my_turn(page)
+        clock = page.get_by_test_id("turn-clock")
+        expect(clock).to_be_visible()
+        expect(clock).to_have_text(re.compile(r"0:0[0-3]"))
+        before = seq(page)
+        expect(page.get_by_test_id("message")).to_contain_text("Your time ran out", timeout=10_000)
+        wait_seq(page, above=before)

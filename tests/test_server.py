@@ -502,6 +502,51 @@ def test_another_seats_private_action_is_told_by_its_kind_and_number_of_cards(se
     assert table.event_for(None, 1, "play 2S") == {"seat": 1, "action": "play 2S"}
 
 
+def test_a_person_who_does_not_move_in_time_has_the_move_played_for_them(tmp_path: Path) -> None:
+    with running(str(tmp_path / "t.db"), turn_time=0.6) as srv:
+        created = srv.create("tuppi", ["human", "random", "random", "random"])
+        ws = srv.ws(created["id"])
+        ws.join(created["seats"][0]["token"])
+        mine = ws.until("state")
+        while not mine["legal"]:
+            mine = ws.until("state")
+        assert mine["timer"]["seat"] == 0 and 0 < mine["timer"]["seconds"] <= 0.6
+        started = time.monotonic()
+        assert ws.until("timeout", timeout=5) == {"type": "timeout", "seat": 0}
+        after = ws.until("state", timeout=5)
+        assert after["seq"] == mine["seq"] + 1 and after["event"]["seat"] == 0
+        assert after["event"]["action"] in mine["legal"]
+        assert 0.5 < time.monotonic() - started < 3
+    with running(str(tmp_path / "u.db")) as srv:  # no turn time: a person's turn waits
+        created = srv.create("tuppi", ["human", "random", "random", "random"])
+        ws = srv.ws(created["id"])
+        ws.join(created["seats"][0]["token"])
+        mine = ws.until("state")
+        while not mine["legal"]:
+            mine = ws.until("state")
+        assert mine["timer"] is None
+        with pytest.raises(TimeoutError):
+            ws.until("state", timeout=1.5)
+
+
+def test_an_absent_persons_turns_wait_only_the_absent_time(tmp_path: Path) -> None:
+    """A person who closed the page (or never opened it) does not hold the table for the
+    whole turn time each turn."""
+    with running(str(tmp_path / "t.db"), turn_time=60, absent_time=0.2) as srv:
+        created = srv.create("tuppi", ["human", "random", "human", "random"])
+        ws = srv.ws(created["id"])
+        ws.join(created["seats"][2]["token"])  # seat 0 never comes; seat 2 leaves on its turn
+        mine = ws.until("state")
+        while not mine["legal"]:
+            mine = ws.until("state")
+        assert mine["timer"]["seconds"] > 30
+        ws.close()
+        deadline = time.monotonic() + 20
+        while srv.http.get(f"/api/tables/{created['id']}").json()["seq"] < mine["seq"] + 20:
+            assert time.monotonic() < deadline, "the absent people's turns held the table"
+            time.sleep(0.1)
+
+
 def test_a_finished_match_reopened_numbers_its_last_hand_as_the_live_page_did(server: Running) -> None:
     created = server.create("tuppi", ["human", "random", "random", "random"], options={"target": 8})
     ws = server.ws(created["id"])

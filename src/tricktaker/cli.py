@@ -407,9 +407,12 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise CliError("--workers, --bot-delay and --tables-per-minute cannot be negative")
     if args.bot_time <= 0 or args.bot_worlds < 1 or args.bot_iterations < 1:
         raise CliError("--bot-time must be positive seconds; --bot-worlds and --bot-iterations at least 1")
+    if args.turn_time < 0:
+        raise CliError("--turn-time cannot be negative (0: no limit)")
     app = create_app(db=args.db, workers=args.workers, bot_delay=args.bot_delay,
                      tables_per_minute=args.tables_per_minute, bot_time=args.bot_time,
-                     bot_worlds=args.bot_worlds, bot_iterations=args.bot_iterations)
+                     bot_worlds=args.bot_worlds, bot_iterations=args.bot_iterations,
+                     turn_time=args.turn_time)
     out.print(f"tricktaker: tables at http://{args.host}:{args.port}/ (games kept in {args.db})")
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_MESSAGE, log_level="info")
     return 0
@@ -587,6 +590,9 @@ def _build_parser() -> argparse.ArgumentParser:
                        help="the most worlds a pimc spec may ask for (default 1000)")
     serve.add_argument("--bot-iterations", type=int, default=100_000, metavar="N",
                        help="the most iterations an ismcts spec may ask for (default 100000)")
+    serve.add_argument("--turn-time", type=float, default=0, metavar="SECONDS",
+                       help="seconds a person has for a move before a bot plays it for them; "
+                            "10 at most when their connection is gone (default 0: no limit)")
     serve.add_argument("--tables-per-minute", type=int, default=30, metavar="N",
                        help="new tables one client address may create a minute (default 30; 0: no limit)")
     serve.set_defaults(func=cmd_serve)

@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .botpool import BotLimits, BotPool
 from .store import Store
-from .tables import Table, TableError, Tables, game_catalogue
+from .tables import ABSENT_TIME, Table, TableError, Tables, game_catalogue
 
 __all__ = ["MAX_MESSAGE", "create_app"]
 
@@ -100,13 +100,16 @@ def error(code: str, message: str) -> dict[str, Any]:
 def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0.6,
                rate: float = RATE, burst: int = BURST, warm_up: bool = True,
                tables_per_minute: int = TABLES_PER_MINUTE, bot_time: float = 3.0,
-               bot_worlds: int = BotLimits.worlds, bot_iterations: int = BotLimits.iterations) -> Starlette:
+               bot_worlds: int = BotLimits.worlds, bot_iterations: int = BotLimits.iterations,
+               turn_time: float = 0.0, absent_time: float = ABSENT_TIME) -> Starlette:
     """The ASGI app: tables stored in ``db`` (a path or URL), bots in ``workers`` processes,
     each connection limited to ``rate`` messages a second in bursts of ``burst``, each
     client address to ``tables_per_minute`` new tables (0: no limit).  A search bot
     thinks ``bot_time`` seconds at most, whatever its spec says, and a spec asking
     for more time, more than ``bot_worlds`` worlds or ``bot_iterations`` iterations
-    is refused (:class:`~.botpool.BotLimits`).
+    is refused (:class:`~.botpool.BotLimits`).  With ``turn_time`` a person who has not
+    moved in that many seconds (``absent_time`` when their connection is gone) has the
+    move played for them by ``rules``.
 
     With ``warm_up`` the bot workers load (or, on a fresh install, compile) the
     solver at start, so the first ``pimc`` bot does not keep a table waiting
@@ -123,7 +126,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         pool = BotPool(workers, BotLimits(time=bot_time, worlds=bot_worlds, iterations=bot_iterations))
         if warm_up and workers > 0:
             pool.warm_up()
-        manager = Tables(Store(db), pool, bot_delay)
+        manager = Tables(Store(db), pool, bot_delay, turn_time=turn_time, absent_time=absent_time)
         app.state.tables = manager
         await manager.start()
         yield

@@ -14,6 +14,7 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -35,6 +36,10 @@ Row = tuple[str, int, int, str, bool]
 LogItem = tuple[str, Any, Any, Any]
 """A line of a table's story: ``("event", seat, text, each seat's view of the bids or None)``,
 ``("trick", winner, None, None)`` or ``("hand", number, dealer, None)``."""
+ABSENT_TIME = 10.0
+"""Seconds an absent person's turn waits, when the server times turns, before a bot plays it."""
+TIMEOUT_BOT = "rules"
+"""Plays a person's move when their time runs out."""
 HISTORY_LINES = 200
 """Lines of the story sent to a page that joins (its events panel keeps as many)."""
 
@@ -78,6 +83,11 @@ class Table:
     joiner gets exactly what it would have seen."""
     mark: tuple[int, int] = (0, 0)
     """The public hand number and count of tricks played, before the next action."""
+    timer: asyncio.Task[None] | None = None
+    """Plays for a person whose turn time runs out (``Tables.turn_time``)."""
+    deadline: tuple[int, int, float, bool] | None = None
+    """The person's turn being timed: seat, seq, when it runs out (``time.monotonic``), and
+    whether they were connected when it was set."""
 
     @classmethod
     def rebuild(cls, stored: StoredTable) -> Table:
@@ -213,8 +223,12 @@ class Table:
         thinking = None
         if mover is not None and self.stored.seats[mover]["kind"] == "bot":
             thinking = {"seat": mover, "starting": starting}
+        timer = None
+        if self.deadline is not None and self.deadline[:2] == (mover, self.seq):
+            timer = {"seat": mover, "seconds": round(max(0.0, self.deadline[2] - time.monotonic()), 1)}
         return {"type": "state", "seq": self.seq, "observation": state.observation(seat),
-                "legal": legal, "event": event, "over": state.is_over(), "thinking": thinking}
+                "legal": legal, "event": event, "over": state.is_over(), "thinking": thinking,
+                "timer": timer}
 
 
 def deck_style(deck: Deck) -> str:
@@ -254,10 +268,15 @@ class Tables:
     :class:`~.botpool.BotLimits` bound every bot spec a table may seat.
     """
 
-    def __init__(self, store: Store, bots: BotPool, bot_delay: float = 0.6) -> None:
+    def __init__(self, store: Store, bots: BotPool, bot_delay: float = 0.6, turn_time: float = 0.0,
+                 absent_time: float = ABSENT_TIME) -> None:
         self.store = store
         self.pool = bots
         self.bot_delay = bot_delay
+        self.turn_time = turn_time
+        """Seconds a person has for a move before ``rules`` plays it for them (0: no limit)."""
+        self.absent_time = absent_time
+        """With a turn time, the seconds a person whose connection is gone has (at most)."""
         self.tables: dict[str, Table] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="tricktaker-db")
         self._pending: list[tuple[Row, asyncio.Future[None]]] = []
@@ -312,6 +331,7 @@ class Tables:
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
+            self._disarm(table)
         self._db.shutdown(wait=True)
         self.pool.close()
         self.store.close()
@@ -437,6 +457,7 @@ class Tables:
             if seat is None:
                 raise TableError("bad_token", "this link does not belong to a seat at this table")
         table.clients[client] = seat
+        self._arm_timer(table)  # a person back for their turn gets the whole turn time
         await client.send({"type": "welcome", "seat": seat, "table": table.info()})
         await client.send(table.history_message(seat))
         await client.send(table.state_message(seat, self._starting(table)))
@@ -446,6 +467,7 @@ class Tables:
     async def leave(self, client: Client, table: Table) -> None:
         if table.clients.pop(client, None) is not None:
             await self._presence(table)
+            self._arm_timer(table)  # a person who left on their turn: the shorter absent time
         if not table.clients and table.state.is_over():
             self.tables.pop(table.id, None)  # finished and left: the store keeps it
 
@@ -493,6 +515,7 @@ class Tables:
                 raise TableError("storage", "the server could not store the action; try again") from None
             table.stored.actions.append((seat, canonical))
             table.note(seat, canonical)
+            self._arm_timer(table)  # before the broadcast, so the state tells the new turn's time
             starting = self._starting(table)
             await self._send_all(table, lambda who: table.state_message(who, starting))
         self._schedule_bot(table)
@@ -519,6 +542,58 @@ class Tables:
             return False
         return self.pool.warming > 0 and not self.pool.is_quick(table.stored.seats[seat]["bot"])
 
+    def _arm_timer(self, table: Table) -> None:
+        """Time the person whose turn it is (when the server times turns): ``turn_time``, or
+        ``absent_time`` if no connection of theirs is open.  A timer already running for
+        this very turn is kept while its person stays (or stays away); one who leaves gets
+        what is left of the absent time, one who comes back a whole turn time."""
+        state = table.state
+        seat = state.current_player
+        if (not self.turn_time or seat is None or state.is_over()
+                or table.stored.seats[seat]["kind"] == "bot"):
+            self._disarm(table)
+            return
+        present = table.connected()[seat]
+        seconds = self.turn_time if present else min(self.turn_time, self.absent_time)
+        now = time.monotonic()
+        running = table.timer is not None and not table.timer.done()
+        if running and table.deadline is not None and table.deadline[:2] == (seat, table.seq):
+            if table.deadline[3] == present:
+                return
+            if not present:
+                seconds = min(seconds, table.deadline[2] - now)
+        self._disarm(table)
+        table.deadline = (seat, table.seq, now + seconds, present)
+        table.timer = asyncio.get_running_loop().create_task(self._time_out(table, seat, table.seq, seconds))
+
+    @staticmethod
+    def _disarm(table: Table) -> None:
+        if table.timer is not None and table.timer is not asyncio.current_task():
+            table.timer.cancel()
+        table.timer = None
+        table.deadline = None
+
+    async def _time_out(self, table: Table, seat: int, seq: int, seconds: float) -> None:
+        """The person's time ran out: tell the table, and let ``rules`` play their move."""
+        try:
+            await asyncio.sleep(seconds)
+            if table.seq != seq:
+                return
+            seed = random.Random(f"{table.stored.seed}:{seat}:{seq}:timeout").randrange(2**31)
+            action = await self.pool.decide(table.state.to_json(), seat, TIMEOUT_BOT, seed)
+            if table.seq != seq:
+                return
+            table.timer = None  # so that act() does not cancel this task
+            await self._send_all(table, lambda _who: {"type": "timeout", "seat": seat})
+            await self.act(table, seat, action, seq)
+        except asyncio.CancelledError:
+            raise
+        except TableError as exc:
+            if exc.code != "stale":
+                log.error("timed-out move at table %s seat %d: %s", table.id, seat, exc)
+        except Exception:
+            log.exception("timed-out move at table %s seat %d failed", table.id, seat)
+
     def _schedule_bot(self, table: Table) -> None:
         """Start the bot whose turn it is, unless one is already thinking at this table.
 
@@ -526,6 +601,7 @@ class Tables:
         sing, Huutopussi's forced pass or answer) is played for them the same
         way: a prompt with one button only costs a click and a wait.
         """
+        self._arm_timer(table)
         seat = table.state.current_player
         if seat is None:
             return

@@ -34,6 +34,7 @@ const S = {
   everConnected: false,
   gone: false, // the server has no such table: nothing to reconnect to
   thinking: null, // {seat, starting}: the bot whose turn it is
+  timer: null, // {seat, until}: when the person to move runs out of time (the server plays for them)
   resultShownFor: null,
 };
 
@@ -99,6 +100,19 @@ function showGone() {
   setConn("");
 }
 
+/** The seconds left of the current person's turn, beside the status, once a second. */
+function tickClock() {
+  const clock = document.querySelector("#status .turn-clock");
+  if (!clock) return;
+  const timer = S.timer && !S.over && S.obs && S.timer.seat === S.obs.current_player ? S.timer : null;
+  clock.hidden = !timer;
+  if (!timer) return;
+  const left = Math.max(0, Math.ceil((timer.until - Date.now()) / 1000));
+  clock.textContent = ` · ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  clock.classList.toggle("short", left <= 10);
+}
+setInterval(tickClock, 1000);
+
 function setConn(text) {
   const el = $("conn");
   el.textContent = text || "";
@@ -130,6 +144,9 @@ function handle(msg) {
       break;
     case "rematch":
       followRematch(msg.id);
+      break;
+    case "timeout":
+      showMessage(msg.seat === S.seat ? t("timedOutYou") : t("timedOut", { name: seatName(msg.seat) }), "info");
       break;
     case "why":
       S.pendingWhy = false;
@@ -211,6 +228,8 @@ function onState(msg) {
   S.seq = msg.seq;
   S.legal = msg.legal || [];
   S.thinking = msg.thinking || null;
+  // The turn's time, counted down here from what the server said was left.
+  S.timer = msg.timer ? { seat: msg.timer.seat, until: Date.now() + msg.timer.seconds * 1000 } : null;
   S.over = Boolean(msg.over) || obs.phase === "over";
   S.pending = false;
   S.obs = obs;
@@ -631,6 +650,11 @@ function renderControls() {
   } else if (o.current_player != null) status.textContent = t("waitingFor", { name: seatName(o.current_player) });
   else status.textContent = "";
   if (S.seat == null) status.textContent = `${t("spectator")} · ${status.textContent}`;
+  const clock = document.createElement("span");
+  clock.className = "turn-clock";
+  clock.dataset.testid = "turn-clock";
+  status.append(clock);
+  tickClock();
 
   // Non-card actions as buttons; numeric bids and raises as a strip of chips.
   const actions = $("actions");
