@@ -928,6 +928,23 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
     if (S_(d, F_POS) == 0) {
         i64 last = last_trick(x, d);
         if (last >= 0) return last;
+        int rel = relative(x, d);
+        if (rel) {
+            relative_key(x, d, k);
+            for (int s = 0; s < 4; s++) W_(d, 32 + s) = k[s];
+        } else {
+            for (int s = 0; s < 4; s++) k[s] = S_(d, s);
+        }
+        k[4] = meta(x, d) * 2 + rel;
+        k[5] = S_(d, F_LT1) | S_(d, F_LT2);
+        u64 h = 0x1234567;
+        for (int j = 0; j < KEY_WORDS; j++) h = mix(h, k[j]);
+        slot = (i64)((h >> 7) & x->tmask);
+        tk = &x->TK[(size_t)slot * KEY_WORDS];
+        tb = &x->TB[(size_t)slot * TB_WORDS];
+        prefetch(tk);  /* the entry is most often in no cache: load it while the bounds are computed */
+        prefetch(tk + KEY_WORDS - 1);  /* (a key may span two cache lines) */
+        prefetch(tb);
         i64 mine, theirs;
         safe_points(x, d, &mine, &theirs);
         i64 ub = upper_bound(x, d) - theirs;
@@ -946,20 +963,6 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         }
         if (ub <= alpha) return ub;
         if (beta <= mine) return mine;
-        int rel = relative(x, d);
-        if (rel) {
-            relative_key(x, d, k);
-            for (int s = 0; s < 4; s++) W_(d, 32 + s) = k[s];
-        } else {
-            for (int s = 0; s < 4; s++) k[s] = S_(d, s);
-        }
-        k[4] = meta(x, d) * 2 + rel;
-        k[5] = S_(d, F_LT1) | S_(d, F_LT2);
-        u64 h = 0x1234567;
-        for (int j = 0; j < KEY_WORDS; j++) h = mix(h, k[j]);
-        slot = (i64)((h >> 7) & x->tmask);
-        tk = &x->TK[(size_t)slot * KEY_WORDS];
-        tb = &x->TB[(size_t)slot * TB_WORDS];
         if ((i64)tb[TB_GEN] == x->gen && tk[0] == k[0] && tk[1] == k[1] && tk[2] == k[2]
             && tk[3] == k[3] && tk[4] == k[4] && tk[5] == k[5]) {
             i64 lb_t = tb[TB_LB], ub_t = tb[TB_UB];
