@@ -392,7 +392,7 @@ class Game:
 
     def __init__(self, preset: str | None = None, **options: Any) -> None:
         known = {o.name: o for o in self.OPTIONS}
-        if preset is not None and preset not in self.PRESETS:
+        if preset is not None and (not isinstance(preset, str) or preset not in self.PRESETS):
             raise OptionError(
                 f"unknown preset {preset!r} for {self.name} "
                 f"(presets: {', '.join(self.PRESETS) or 'none'})"
