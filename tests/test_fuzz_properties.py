@@ -32,7 +32,7 @@ from tricktaker.engine import deal_from_seed
 QUICK = settings(max_examples=60, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 """The run every CI job does: fixed examples (derandomized), a few seconds in all."""
-SLOW = settings(max_examples=1500, deadline=None,
+SLOW = settings(max_examples=5000, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 """``pytest -m slow``: many more examples, drawn afresh each run."""
 

@@ -95,6 +95,35 @@ def test_editing_an_observation_does_not_change_the_game(name: str) -> None:
     assert tt.load(text).to_json() == text
 
 
+def _scribble(value: Any) -> None:
+    """Change every list and dict inside ``value``, however deep."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _scribble(item)
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append("scribbled")
+
+
+@pytest.mark.parametrize("name", list(tt.GAMES))
+def test_no_part_of_any_observation_is_shared_with_the_state(name: str) -> None:
+    state = tt.new_game(name).new_match(seed=6)
+    rng = random.Random(6)
+    for _ in range(120):
+        if state.is_over():
+            break
+        text = state.to_json()
+        fresh = [json.dumps(state.observation(s), sort_keys=True) for s in (None, *range(state.num_players))]
+        for seat in (None, *range(state.num_players)):
+            _scribble(state.observation(seat))
+        assert state.to_json() == text
+        assert fresh == [json.dumps(state.observation(s), sort_keys=True)
+                         for s in (None, *range(state.num_players))]
+        state.apply(rng.choice(state.legal_actions()))
+
+
 def test_load_keeps_nothing_of_the_callers_dict() -> None:
     state = first_hand_done(tt.new_game("tuppi"))
     data = record(state)
