@@ -358,6 +358,29 @@ def test_a_search_releases_the_gil_while_it_runs() -> None:
     assert ticks >= 0.3 * elapsed / 0.002, (ticks, elapsed)  # with the GIL held: a handful
 
 
+def test_one_solver_shared_by_threads_gives_each_its_own_answers() -> None:
+    """The kernel runs without the GIL; a solver's lock makes threads sharing it take turns, so
+    no search reads another's half-written table."""
+    # one objective (seats 0 and 2 lead, their side counts): its stored bounds serve every deal
+    positions = [rami_lead(random_deal(seed, 7), 2 * (seed % 2)) for seed in range(12)]
+    expected = [TrickSolver().card_values(pos) for pos in positions]
+    shared = TrickSolver()
+    problems: list[int] = []
+
+    def work(offset: int) -> None:
+        for k in range(60):
+            i = (k * 5 + offset) % len(positions)
+            if shared.card_values(positions[i]) != expected[i]:
+                problems.append(i)
+
+    threads = [threading.Thread(target=work, args=(offset,)) for offset in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not problems
+
+
 def test_bad_array_arguments_raise_instead_of_crashing() -> None:
     """The kernel checks its arrays: wrong item size, too short, or a position it cannot walk."""
     tt, stats = _tricks.new_table()

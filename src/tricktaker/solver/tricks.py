@@ -69,12 +69,17 @@ class TrickPosition:
 
 
 class TrickSolver:
-    """Exact values of no-trump positions; reusable, one transposition table per solver."""
+    """Exact values of no-trump positions; reusable, one transposition table per solver.
+
+    The kernel runs without the GIL, so one solver's searches take turns (a lock): two at once
+    would read each other's half-written table entries.  Separate solvers search in parallel.
+    """
 
     def __init__(self) -> None:
         self._table, self._stats = _tricks.new_table()
         self._shared: dict[object, tuple[np.ndarray, np.ndarray]] = {}
         self._last: tuple[TrickPosition, _Args] | None = None
+        self._lock = threading.Lock()
         self._moves = np.zeros(_tricks.MAX_MOVES, dtype=np.int64)
         self._scores = np.zeros(_tricks.MAX_MOVES, dtype=np.int64)
 
@@ -112,8 +117,9 @@ class TrickSolver:
     def _kernel_args(self, pos: TrickPosition) -> _Args:
         """The search's arguments for ``pos`` up to the target (kept for the last position, which
         :meth:`value` tests several times)."""
-        if self._last is not None and self._last[0] is pos:
-            return self._last[1]
+        last = self._last
+        if last is not None and last[0] is pos:
+            return last[1]
         hands, order, sides = self._arrays(pos)
         lead_suit, best, best_seat, table = self._trick_state(pos)
         args = (hands, order, len(pos.orders[pos.leader]), sides, pos.maxside, pos.counted,
@@ -154,8 +160,10 @@ class TrickSolver:
         ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once passed; the
         table keeps only what finished searches stored, so the solver stays usable.
         """
-        made, _ = _tricks.search(*self._kernel_args(pos), target, self._table, self._stats,
-                                 self._time_left(deadline), threading.get_ident() == _MAIN_THREAD)
+        args = self._kernel_args(pos)
+        with self._lock:
+            made, _ = _tricks.search(*args, target, self._table, self._stats, self._time_left(deadline),
+                                     threading.get_ident() == _MAIN_THREAD)
         return bool(made)
 
     def value(self, pos: TrickPosition, guess: int | None = None, deadline: float | None = None) -> int:
@@ -200,9 +208,10 @@ class TrickSolver:
         """The legal cards worth searching: one per run of equivalent cards, best guess first."""
         args = self._kernel_args(pos)
         mine = pos.sides[pos.to_move]
-        n = _tricks.moves_of(*args[:4], *args[6:12], self._moves, self._scores, 0, 0,
-                             (mine == pos.counted) != (mine == pos.maxside))
-        moves: list[int] = self._moves[:n].tolist()
+        with self._lock:
+            n = _tricks.moves_of(*args[:4], *args[6:12], self._moves, self._scores, 0, 0,
+                                 (mine == pos.counted) != (mine == pos.maxside))
+            moves: list[int] = self._moves[:n].tolist()
         return moves
 
     @staticmethod
@@ -241,7 +250,9 @@ class TrickSolver:
         for value and node for node.  Small endgames are where that pays: a PIMC bot solves
         thousands of them.
         """
-        values: dict[int, int] = _tricks.card_values(*self._kernel_args(pos)[:12], pos.cap, self._table,
-                                                     self._stats, self._time_left(deadline),
-                                                     threading.get_ident() == _MAIN_THREAD)
+        args = self._kernel_args(pos)
+        with self._lock:
+            values: dict[int, int] = _tricks.card_values(*args[:12], pos.cap, self._table, self._stats,
+                                                         self._time_left(deadline),
+                                                         threading.get_ident() == _MAIN_THREAD)
         return values
