@@ -31,6 +31,10 @@ value for a defender is both defenders' points).
 
 from __future__ import annotations
 
+import weakref
+
+import numpy as np
+
 from ..cards import PIQUET_36, SHORT_24, SUIT_MASKS, Card, Suit
 from ..engine import JSON, State
 from ..games import huutopussi as hp
@@ -117,7 +121,28 @@ def _rules(state: MarriageState, pos: PointPosition, mover: int, obs: JSON) -> N
 
 
 def _tables(state: MarriageState, pos: PointPosition) -> None:
-    """Card points (Huutopussi) or pips (the family), marriage cards and values, rows."""
+    """Card points (Huutopussi) or pips (the family), marriage cards and values (once per
+    game), and the face-down cards beneath face-up ones."""
+    known = _TABLES.get(state.game)
+    if known is None:
+        _game_tables(state, pos)
+        _TABLES[state.game] = (pos.cards.copy(), pos.suits.copy())
+    else:
+        pos.cards[:] = known[0]
+        pos.suits[:] = known[1]
+    for seat, row in enumerate(state.rows):
+        for up, down in row:
+            if up is not None and down is not None:
+                pos.cards[K.C_UNDER, LAYOUT.index(up)] = 1 << LAYOUT.index(down)
+                pos.rules[K.R_DOWN + seat] |= 1 << LAYOUT.index(down)
+    pos.set_totals()
+
+
+_TABLES: weakref.WeakKeyDictionary[object, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
+"""Per game: its card and suit tables before the rows' face-down cards."""
+
+
+def _game_tables(state: MarriageState, pos: PointPosition) -> None:
     g = state.game
     deck = g.deck
     for c in deck.cards:
@@ -131,12 +156,6 @@ def _tables(state: MarriageState, pos: PointPosition) -> None:
         pos.suits[K.SD_PAIR, s] = LAYOUT.mask(deck.cards_of(PAIRS[s]))
         if isinstance(state, HuutopussiState):
             pos.suits[K.SD_MVAL, s] = state.game.marriage_values[s]
-    for seat, row in enumerate(state.rows):
-        for up, down in row:
-            if up is not None and down is not None:
-                pos.cards[K.C_UNDER, LAYOUT.index(up)] = 1 << LAYOUT.index(down)
-                pos.rules[K.R_DOWN + seat] |= 1 << LAYOUT.index(down)
-    pos.set_totals()
 
 
 def _pips(tables: tuple[dict[int, int], ...], card: Card) -> int:

@@ -122,19 +122,24 @@ class PointPosition:
         part in calls (the suits' marriage cards, ``rules[R_SPECIAL]``).
         """
         deck = self.layout.deck_mask
+        special = int(self.rules[K.R_SPECIAL]) | int(np.bitwise_or.reduce(self.suits[K.SD_PAIR]))
+        key = (deck, special, self.cards[K.C_PTS].tobytes(), self.cards[K.C_PIPS].tobytes())
+        known = _TOTALS.get(key)
+        if known is None:
+            classes: dict[tuple[int, ...], int] = {}
+            row = np.zeros(64, dtype=np.int64)
+            for i in _indexes(deck):
+                role = i if special >> i & 1 else -1  # a card with a part in calls is its own class
+                what = (int(self.cards[K.C_PTS, i]), int(self.cards[K.C_PIPS, i]), role & 15)
+                row[i] = classes.setdefault(what, len(classes))
+            known = (sum(int(self.cards[K.C_PTS, i]) for i in _indexes(deck)),
+                     sum(int(self.cards[K.C_PIPS, i]) for i in _indexes(deck)), row, len(classes))
+            if len(_TOTALS) >= 256:  # a few entries per game and options: never many
+                _TOTALS.clear()
+            _TOTALS[key] = known
         self.rules[K.R_DECK] = deck
-        self.rules[K.R_TOTALPTS] = sum(int(self.cards[K.C_PTS, i]) for i in _indexes(deck))
-        self.rules[K.R_TOTALPIPS] = sum(int(self.cards[K.C_PIPS, i]) for i in _indexes(deck))
-        pairs = 0
-        for s in range(4):
-            pairs |= int(self.suits[K.SD_PAIR, s])
-        special = int(self.rules[K.R_SPECIAL]) | pairs
-        classes: dict[tuple[int, ...], int] = {}
-        for i in _indexes(deck):
-            role = i if special >> i & 1 else -1  # a card with a part in calls is its own class
-            what = (int(self.cards[K.C_PTS, i]), int(self.cards[K.C_PIPS, i]), role & 15)
-            self.cards[K.C_CLASS, i] = classes.setdefault(what, len(classes))
-        self.classes = len(classes)
+        self.rules[K.R_TOTALPTS], self.rules[K.R_TOTALPIPS], row, self.classes = known
+        self.cards[K.C_CLASS] = row
 
     def finish(self) -> None:
         """Allow transposition keys by relative rank if the card classes fit them (the kernel
@@ -149,6 +154,10 @@ class PointPosition:
         for sp in range(len(cards) - 1, -1, -1):
             left |= cards[sp]
             self.cards[K.C_STOCK, sp] = left
+
+
+_TOTALS: dict[tuple[int, int, bytes, bytes], tuple[int, int, np.ndarray, int]] = {}
+"""What :meth:`PointPosition.set_totals` found per deck, special cards, points and pips."""
 
 
 def _empty_row() -> np.ndarray:

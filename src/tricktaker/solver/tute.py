@@ -26,6 +26,8 @@ round win itself, ties (``tie_last_trick``) and the match score.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..cards import SPANISH_40
 from ..engine import JSON, State
 from ..games import tute as game
@@ -103,7 +105,22 @@ def _rules(state: TuteState, pos: PointPosition, mover: int, trump: int) -> None
 
 
 def _tables(state: TuteState, pos: PointPosition, trump: int) -> None:
-    """Card points, Tute's exchange cards, and the rey and caballo of each suit."""
+    """Card points, Tute's exchange cards, and the rey and caballo of each suit (by trump suit,
+    computed once)."""
+    known = _TABLES.get(trump)
+    if known is None:
+        _fill_tables(pos, trump)
+        _TABLES[trump] = (pos.cards.copy(), pos.suits.copy())
+    else:
+        pos.cards[:] = known[0]
+        pos.suits[:] = known[1]
+    pos.set_totals()
+
+
+_TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _fill_tables(pos: PointPosition, trump: int) -> None:
     for c in SPANISH_40.cards:
         i = LAYOUT.index(c)
         pos.cards[K.C_PTS, i] = pos.cards[K.C_WEIGHT, i] = game.POINTS[c.mask]
@@ -113,7 +130,6 @@ def _tables(state: TuteState, pos: PointPosition, trump: int) -> None:
                 pos.cards[K.C_EXCH, i] = 1 << LAYOUT.index(SPANISH_40.card(f"{swap}{c.suit.letter}"))
     for s in SPANISH_40.suits:
         pos.suits[K.SD_PAIR, s.index] = LAYOUT.cards_mask([f"{KING}{s.letter}", f"{KNIGHT}{s.letter}"])
-    pos.set_totals()
 
 
 def _row(state: TuteState, pos: PointPosition, mover: int, trump: int) -> None:
