@@ -381,6 +381,16 @@ def test_one_solver_shared_by_threads_gives_each_its_own_answers() -> None:
     assert not problems
 
 
+def test_the_kernels_layout_is_checked_against_the_shim(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One source of truth: the C module reports its table layout, and the shim refuses to load
+    over a kernel built with other constants."""
+    assert _tricks.LAYOUT["WAYS"] == _tricks.WAYS and _tricks.LAYOUT["TT_ROWS"] == _tricks.TT_ROWS
+    _tricks._check_layout()
+    monkeypatch.setattr(_tricks, "WAYS", _tricks.WAYS * 2)
+    with pytest.raises(ImportError, match="WAYS"):
+        _tricks._check_layout()
+
+
 def test_bad_array_arguments_raise_instead_of_crashing() -> None:
     """The kernel checks its arrays: wrong item size, too short, or a position it cannot walk."""
     tt, stats = _tricks.new_table()
