@@ -37,6 +37,9 @@ LogItem = tuple[str, Any, Any, Any]
 """A line of a table's story: ``("event", seat, text, each seat's view of the bids or None)``,
 ``("trick", winner, None, None)`` or ``("hand", number, dealer, None)``."""
 ABSENT_TIME = 10.0
+RESTART_GRACE = 20.0
+"""Seconds after a restart before anyone at a resumed table counts as absent (a page retries
+with a backoff of up to 8 s)."""
 """Seconds an absent person's turn waits, when the server times turns, before a bot plays it."""
 TIMEOUT_BOT = "rules"
 """Plays a person's move when their time runs out."""
@@ -85,6 +88,9 @@ class Table:
     """The public hand number and count of tricks played, before the next action."""
     timer: asyncio.Task[None] | None = None
     """Plays for a person whose turn time runs out (``Tables.turn_time``)."""
+    grace_until: float = 0.0
+    """Until then (``time.monotonic``) nobody at a table resumed by a restart counts as
+    absent: their browsers reconnect by themselves, and a restart is not their absence."""
     deadline: tuple[int, int, float, bool] | None = None
     """The person's turn being timed: seat, seq, when it runs out (``time.monotonic``), and
     whether they were connected when it was set."""
@@ -324,6 +330,7 @@ class Tables:
                 log.error("table %s does not replay and is not resumed: %s", stored.id, exc)
                 continue
             self.tables[table.id] = table
+            table.grace_until = time.monotonic() + RESTART_GRACE
             self._schedule_bot(table)
         log.info("resumed %d tables", len(self.tables))
 
@@ -553,9 +560,9 @@ class Tables:
                 or table.stored.seats[seat]["kind"] == "bot"):
             self._disarm(table)
             return
-        present = table.connected()[seat]
-        seconds = self.turn_time if present else min(self.turn_time, self.absent_time)
         now = time.monotonic()
+        present = table.connected()[seat] or now < table.grace_until
+        seconds = self.turn_time if present else min(self.turn_time, self.absent_time)
         running = table.timer is not None and not table.timer.done()
         if running and table.deadline is not None and table.deadline[:2] == (seat, table.seq):
             if table.deadline[3] == present:
