@@ -547,6 +547,21 @@ def test_an_absent_persons_turns_wait_only_the_absent_time(tmp_path: Path) -> No
             time.sleep(0.1)
 
 
+def test_after_a_restart_nobody_is_absent_while_the_pages_reconnect(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    store = Store(db)
+    store.add_table(StoredTable(id="back", game="tuppi", preset=None, options={}, seed=2,
+                                seats=[{"kind": "human", "bot": None, "token_hash": "x"}] * 4))
+    store.close()
+    with running(db, turn_time=60, absent_time=0.2) as srv:
+        time.sleep(1.5)
+        assert srv.http.get("/api/tables/back").json()["seq"] == 0
+    with running(db, turn_time=60, absent_time=0.2) as srv:  # a new table's absent people do not wait
+        created = srv.create("tuppi", ["human"] * 4)
+        time.sleep(1.5)
+        assert srv.http.get(f"/api/tables/{created['id']}").json()["seq"] >= 2
+
+
 def test_a_finished_match_reopened_numbers_its_last_hand_as_the_live_page_did(server: Running) -> None:
     created = server.create("tuppi", ["human", "random", "random", "random"], options={"target": 8})
     ws = server.ws(created["id"])
