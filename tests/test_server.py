@@ -764,6 +764,28 @@ def test_a_broken_or_greedy_stored_bot_neither_sticks_its_table_nor_stalls_other
         assert srv.http.get("/api/tables/greedy").json()["seq"] >= greedy + 4
 
 
+def test_a_search_that_does_not_come_back_is_replaced_by_rules_for_that_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = botpool.decide
+
+    def hung(record: str, seat: int, spec: str, seed: int, limits: botpool.BotLimits) -> str:
+        if spec.startswith("pimc"):
+            time.sleep(5)  # a search stuck far beyond its budget (of 0.1 s)
+        return real(record, seat, spec, seed, limits)
+
+    monkeypatch.setattr(botpool, "decide", hung)
+    monkeypatch.setattr(botpool, "OVERRUN_MARGIN", 0.5)
+    with running(str(tmp_path / "t.db"), bot_time=0.1) as srv:  # gives up after 0.8 s
+        assert srv.app.state.tables.pool.hard_limit() == pytest.approx(0.8)
+        created = srv.create("tuppi", ["human", "pimc", "human", "human"])  # seat 1 bids first
+        started = time.monotonic()
+        while srv.http.get(f"/api/tables/{created['id']}").json()["seq"] < 1:
+            assert time.monotonic() - started < 5, "the table waited on the stuck search"
+            time.sleep(0.05)
+        info = srv.http.get(f"/api/tables/{created['id']}").json()
+        assert info["seats"][1]["bot"] == "pimc"  # the seat keeps its bot: one move was replaced
+
+
 def test_search_bots_are_held_to_the_servers_limits_whatever_their_spec() -> None:
     limits = botpool.BotLimits(time=2.0, worlds=50, iterations=400)
     assert botpool.capped_options("pimc", {}, limits) == {"time": 2.0}

@@ -48,6 +48,9 @@ FALLBACK_BOT = "rules"
 PARENT_POLL = 0.5
 """Seconds between a worker's checks that the server that started it is still alive."""
 
+OVERRUN_MARGIN = 10.0
+"""Seconds beyond three times its time budget a search may take before it is given up on."""
+
 
 @dataclass(frozen=True)
 class BotLimits:
@@ -177,6 +180,8 @@ class BotPool:
         self.executor: Executor = self._new_executor()
         self.warming = 0
         """Warm-up jobs not yet done: a search decision asked for meanwhile waits behind one."""
+        self.in_flight = 0
+        """Search decisions sent to the workers and not yet answered (queued or running)."""
 
     def _new_executor(self) -> Executor:
         if self.workers > 0:
@@ -187,10 +192,12 @@ class BotPool:
     def is_quick(self, spec: str) -> bool:
         return spec.split(":", 1)[0].strip().lower() in QUICK_BOTS
 
-    def hard_limit(self) -> float:
-        """Seconds after which a search's answer is no longer awaited: a bot is given
-        ``limits.time``, so one that takes several times that is stuck or starved."""
-        return 3 * self.limits.time + 10
+    def hard_limit(self, ahead: int = 0) -> float:
+        """Seconds after which a search's answer is no longer awaited, when ``ahead``
+        searches were queued or running before it.  A bot is given ``limits.time``, so
+        one that takes several times that is stuck; a search queued behind others may
+        wait for them, each bounded the same way, and only its own share counts."""
+        return (3 * self.limits.time + OVERRUN_MARGIN) * (ahead // max(1, self.workers) + 1)
 
     async def decide(self, record: str, seat: int, spec: str, seed: int) -> str:
         """The bot's action, or the fallback bot's when the bot fails or overruns (logged).
@@ -208,21 +215,29 @@ class BotPool:
             log.warning("bot %r failed at seat %d; %s plays this move", spec, seat, FALLBACK_BOT)
             return await loop.run_in_executor(self.quick, decide, record, seat, FALLBACK_BOT, seed, limits)
         executor = self.executor
+        ahead = self.in_flight + self.warming
+        self.in_flight += 1
         try:
             future = loop.run_in_executor(executor, decide, record, seat, spec, seed, limits)
-            return await asyncio.wait_for(future, self.hard_limit())
+            return await asyncio.wait_for(future, self.hard_limit(ahead))
         except asyncio.CancelledError:
             raise
         except TimeoutError:
-            log.error("bot %r at seat %d took over %.0f s; %s plays this move and the workers restart",
-                      spec, seat, self.hard_limit(), FALLBACK_BOT)
-            self._restart(executor)
+            # A warm-up may take minutes on a fresh install (compiling): restarting then
+            # would only start it again, so the workers are left to finish it.
+            restart = not self.warming
+            log.error("bot %r at seat %d took over %.0f s; %s plays this move%s", spec, seat,
+                      self.hard_limit(ahead), FALLBACK_BOT, " and the workers restart" if restart else "")
+            if restart:
+                self._restart(executor)
         except BrokenProcessPool:
             log.error("a bot worker died; %s plays this move and the workers restart", FALLBACK_BOT)
             self._restart(executor)
         except Exception as exc:
             log.error("bot %r at seat %d failed (%s: %s); %s plays this move",
                       spec, seat, type(exc).__name__, exc, FALLBACK_BOT)
+        finally:
+            self.in_flight -= 1
         return await loop.run_in_executor(self.quick, decide, record, seat, FALLBACK_BOT, seed, limits)
 
     def warm_up(self) -> None:
