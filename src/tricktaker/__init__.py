@@ -59,12 +59,14 @@ def new_game(name: str, preset: str | None = None, **options: Any) -> Game:
     return game(preset=preset, **options)
 
 
-def solve(state: State) -> Any:
+def solve(state: State, time_limit: float | None = None) -> Any:
     """The value of ``state`` (every card known) and of each legal action: a
     :class:`tricktaker.solver.Solution`.  See ``docs/solver.md``.
 
-    The solver is imported on first use: it needs Numba, which the core does not.
+    ``time_limit`` (seconds) makes it raise :class:`tricktaker.solver.SolveTimeout` when
+    the answer takes longer.  The solver is imported on first use: it needs NumPy and its
+    native searches, which the core does not.
     """
     from .solver import solve as _solve
 
-    return _solve(state)
+    return _solve(state, time_limit=time_limit)
