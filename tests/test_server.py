@@ -645,6 +645,38 @@ def test_a_server_killed_mid_hand_resumes_every_table_exactly(tmp_path: Path) ->
         process.wait(10)
 
 
+def test_a_join_while_an_action_is_being_stored_sees_the_position_of_its_seq(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An action is applied, then stored, then broadcast.  Before, a join in between got
+    the position with the action in it under the old seq (so the mover's next click
+    was stale, and a turn's timer misread)."""
+    real = Store.add_actions
+
+    def slow(store: Store, rows: list[Any]) -> None:
+        time.sleep(0.6)
+        real(store, rows)
+
+    monkeypatch.setattr(Store, "add_actions", slow)
+    with running(str(tmp_path / "t.db")) as srv:
+        created = srv.create("tuppi", ["human"] * 4)
+        sockets = [srv.ws(created["id"]) for _ in range(4)]
+        for seat, ws in enumerate(sockets):
+            ws.join(created["seats"][seat]["token"])
+        states = [ws.until("state") for ws in sockets]
+        mover = next(seat for seat, state in enumerate(states) if state["legal"])
+        sockets[mover].send({"type": "act", "action": states[mover]["legal"][0], "seq": 0})
+        time.sleep(0.3)  # the action is applied and its write under way
+        late = srv.ws(created["id"])
+        late.join()
+        seen = late.until("state")
+        game = tt.new_game("tuppi")
+        stored = srv.app.state.tables.tables[created["id"]].stored
+        replay = game.new_match(seed=stored.seed)
+        for seat, text in stored.actions[:seen["seq"]]:
+            replay.apply(text, seat=seat)
+        assert seen["observation"] == replay.observation(None)
+
+
 def test_bots_resume_after_a_restart(tmp_path: Path) -> None:
     db = str(tmp_path / "t.db")
     store = Store(db)

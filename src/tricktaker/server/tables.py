@@ -463,11 +463,15 @@ class Tables:
             seat = table.seat_of_token(token)
             if seat is None:
                 raise TableError("bad_token", "this link does not belong to a seat at this table")
-        table.clients[client] = seat
-        self._arm_timer(table)  # a person back for their turn gets the whole turn time
-        await client.send({"type": "welcome", "seat": seat, "table": table.info()})
-        await client.send(table.history_message(seat))
-        await client.send(table.state_message(seat, self._starting(table)))
+        # Under the table's lock: an action is applied before it is stored, and a join
+        # in between saw a position one action ahead of its seq (which the next state
+        # then repeated), so a move could be refused as stale or a timer misread.
+        async with table.lock:
+            table.clients[client] = seat
+            self._arm_timer(table)  # a person back for their turn gets the whole turn time
+            await client.send({"type": "welcome", "seat": seat, "table": table.info()})
+            await client.send(table.history_message(seat))
+            await client.send(table.state_message(seat, self._starting(table)))
         await self._presence(table)
         return seat
 
