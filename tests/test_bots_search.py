@@ -137,7 +137,7 @@ def test_hand_rewards_are_zero_sum_per_side() -> None:
 
 
 def test_every_bot_is_registered_by_name() -> None:
-    assert set(BOTS) == {"random", "rules", "pimc", "ismcts"}
+    assert set(BOTS) == {"random", "rules", "pimc", "ismcts", "oracle"}
     for name in BOTS:
         assert make_bot(name, seed=1).name == name
 

@@ -36,7 +36,8 @@ def test_play_takes_one_bot_per_seat_with_options(monkeypatch: pytest.MonkeyPatc
 
 @pytest.mark.parametrize(("bots_arg", "message"), [
     ("rules,pimc", "--bots takes one bot name or 3 names"),
-    ("oracle", "unknown bot 'oracle'"),
+    ("minimax", "unknown bot 'minimax'"),
+    ("oracle", "oracle sees every card: only the arena seats it"),
     ("pimc:speed=9", "bot 'pimc' has no option 'speed'"),
 ])
 def test_play_names_a_bad_bots_argument(bots_arg: str, message: str,

@@ -48,7 +48,7 @@ from rich.text import Text
 
 import tricktaker as tt
 
-from .bots import BOTS, DEFAULT_BOT, Bot, PimcBot, make_bot, parse_bot, view_of
+from .bots import BOTS, DEFAULT_BOT, Bot, Oracle, PimcBot, make_bot, parse_bot, view_of
 from .bots.pimc import warm_up
 from .engine import JSON, Game, OptionError, State
 from .record import RecordError
@@ -107,7 +107,9 @@ def make_game(name: str, preset: str | None, option_texts: Sequence[str] | None)
     return tt.new_game(name, preset=preset, **options)
 
 
-def _bot_names(text: str, count: int) -> list[str]:
+def _bot_names(text: str, count: int, oracles: bool = False) -> list[str]:
+    """The bot specs of ``--bots``, each checked; an oracle (it sees every card) only where
+    ``oracles`` (the arena, which hands it the true state)."""
     names = [n.strip() for n in text.split(",") if n.strip()]
     if len(names) == 1:
         names *= count
@@ -115,9 +117,13 @@ def _bot_names(text: str, count: int) -> list[str]:
         raise CliError(f"--bots takes one bot name or {count} names separated by commas, not {text!r}")
     for name in names:
         try:
-            parse_bot(name)
+            bot = parse_bot(name)[0]
         except ValueError as error:
             raise CliError(str(error)) from None
+        factory = BOTS[bot]
+        if not oracles and isinstance(factory, type) and issubclass(factory, Oracle):
+            raise CliError(f"{bot} sees every card: only the arena seats it "
+                           f"(tricktaker arena GAME --bots {bot},rules)")
     return names
 
 
@@ -336,11 +342,13 @@ def cmd_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
     if not 2 <= len(names) <= game.num_sides:
         raise CliError(f"--bots takes 2 to {game.num_sides} bots for {game.name} "
                        f"(one per side at most), not {args.bots!r}")
-    _bot_names(",".join(names), len(names))
+    _bot_names(",".join(names), len(names), oracles=True)
     if args.deals < 1:
         raise CliError("--deals must be at least 1")
     if args.workers < 1:
         raise CliError("--workers must be at least 1")
+    if not 0 < args.dd_time <= 3600:
+        raise CliError("--dd-time must be above 0 and at most 3600 seconds")
     for path in (args.json, args.plot):
         if path is not None and not Path(path).parent.is_dir():
             raise CliError(f"cannot write {path}: no directory {Path(path).parent}")
@@ -350,7 +358,8 @@ def cmd_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
         except RuntimeError as error:
             raise CliError(str(error)) from None
     config = ArenaConfig(game.name, tuple(names), args.deals, options=dict(game.options),
-                         duplicate=args.duplicate, matches=args.matches, seed=args.seed)
+                         duplicate=args.duplicate, matches=args.matches, seed=args.seed,
+                         dd_loss=args.dd_loss, dd_time=args.dd_time)
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("deals"), TimeRemainingColumn(), console=err, transient=True)
     with progress:
@@ -561,6 +570,10 @@ def _build_parser() -> argparse.ArgumentParser:
                        help="each deal is a whole match from its seed (match win rates)")
     arena.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     arena.add_argument("--seed", type=int, default=1, help="seed of the deals and bots (default 1)")
+    arena.add_argument("--dd-loss", action="store_true",
+                       help="measure each bot's double-dummy loss per card play (one solve a decision)")
+    arena.add_argument("--dd-time", type=float, default=2.0, metavar="SECONDS",
+                       help="seconds one --dd-loss solve may take; slower positions are skipped (default 2)")
     arena.add_argument("--json", metavar="FILE", help="write every result and the summary as JSON")
     arena.add_argument("--plot", metavar="FILE", help="write a PNG of the running difference and ratings")
     arena.add_argument("--ray", metavar="ADDRESS",

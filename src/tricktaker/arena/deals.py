@@ -23,8 +23,8 @@ from typing import Any
 
 import tricktaker as tt
 
-from ..bots import Bot, make_bot, view_of
-from ..engine import Game, State
+from ..bots import Bot, Oracle, make_bot, view_of
+from ..engine import Action, Game, State
 
 __all__ = ["ArenaConfig", "DealResult", "Play", "lineups", "play_deal"]
 
@@ -42,6 +42,10 @@ class ArenaConfig:
     matches: bool = False
     """Play whole matches from each deal's seed instead of single hands."""
     seed: int = 1
+    dd_loss: bool = False
+    """Measure each bot's double-dummy loss per card play (a solve of the true deal per decision)."""
+    dd_time: float = 2.0
+    """Seconds one double-dummy-loss solve may take; a slower position is counted as skipped."""
 
     def make_game(self) -> Game:
         return tt.new_game(self.game, preset=self.preset, **self.options)
@@ -68,6 +72,11 @@ class DealResult:
     plays: tuple[Play, ...]
     decision_times: tuple[tuple[float, ...], ...]
     """Seconds per decision, per bot (decisions with one legal action not counted)."""
+    dd_losses: tuple[tuple[float, ...], ...] = ()
+    """With ``dd_loss``: per bot, what each of its card plays with a choice cost on the true deal
+    (the solver's value of the best action minus that of the action played, in the solver's units)."""
+    dd_skipped: tuple[int, ...] = ()
+    """With ``dd_loss``: per bot, card plays not measured because the solve took longer than ``dd_time``."""
 
 
 def lineups(bots: int, sides: int) -> list[tuple[int, ...]]:
@@ -88,12 +97,38 @@ def play_deal(config: ArenaConfig, deal: int) -> DealResult:
     every = lineups(len(config.bots), game.num_sides)
     chosen = every if config.duplicate else [every[deal % len(every)]]
     times: list[list[float]] = [[] for _ in config.bots]
-    plays = tuple(_play(config, game, deal, lineup, times) for lineup in chosen)
-    return DealResult(deal, plays, tuple(tuple(t) for t in times))
+    loss = _LossLog(config) if config.dd_loss else None
+    plays = tuple(_play(config, game, deal, lineup, times, loss) for lineup in chosen)
+    if loss is None:
+        return DealResult(deal, plays, tuple(tuple(t) for t in times))
+    return DealResult(deal, plays, tuple(tuple(t) for t in times),
+                      tuple(tuple(x) for x in loss.losses), tuple(loss.skipped))
+
+
+class _LossLog:
+    """Each bot's double-dummy losses in one deal, and the positions too slow to measure."""
+
+    def __init__(self, config: ArenaConfig) -> None:
+        self.time = config.dd_time
+        self.losses: list[list[float]] = [[] for _ in config.bots]
+        self.skipped = [0] * len(config.bots)
+
+    def measure(self, state: State, action: Action, bot: int) -> None:
+        """Record what ``action`` costs in ``state`` (before it is applied) if the solver takes this phase."""
+        from ..solver import SolveError, SolveTimeout, solve
+
+        try:
+            solution = solve(state, time_limit=self.time)
+        except SolveError:
+            return  # bidding, exchanges: not card play
+        except SolveTimeout:
+            self.skipped[bot] += 1
+            return
+        self.losses[bot].append(float(solution.value - solution.values[action]))
 
 
 def _play(config: ArenaConfig, game: Game, deal: int, lineup: tuple[int, ...],
-          times: list[list[float]]) -> Play:
+          times: list[list[float]], loss: _LossLog | None = None) -> Play:
     seed = deal_seed(config, deal)
     seats = range(game.num_players)
     owner = [lineup[game.side_of(seat)] for seat in seats]
@@ -106,7 +141,7 @@ def _play(config: ArenaConfig, game: Game, deal: int, lineup: tuple[int, ...],
     hands = 0
     while not state.is_over():
         number_before = state.hand_number
-        _act(state, bots, owner, times, deal)
+        _act(state, bots, owner, times, deal, loss)
         if state.is_over() or state.hand_number != number_before:
             hands += 1
             for side, p in enumerate(state.hand_points or ()):  # type: ignore[attr-defined]
@@ -117,16 +152,29 @@ def _play(config: ArenaConfig, game: Game, deal: int, lineup: tuple[int, ...],
     return Play(lineup, tuple(points), winner, hands)
 
 
-def _act(state: State, bots: list[Bot], owner: list[int], times: list[list[float]], deal: int) -> None:
-    """One decision by the bot to act, timed, with any failure named by deal and seat."""
+def _act(state: State, bots: list[Bot], owner: list[int], times: list[list[float]], deal: int,
+         loss: _LossLog | None = None) -> None:
+    """One decision by the bot to act, timed, with any failure named by deal and seat.
+
+    A bot gets the seat's :class:`~tricktaker.bots.View`, never the state, unless it is an
+    :class:`~tricktaker.bots.Oracle` (a reference that sees every card by declaration): only then
+    does it get a copy of the true state.
+    """
     seat = state.current_player
     assert seat is not None
-    view = view_of(state, seat)
+    bot = bots[seat]
+    choices = len(state.legal_actions())
     started = time.perf_counter()
     try:
-        action = bots[seat].act(view)
+        if isinstance(bot, Oracle):
+            action = bot.act_on_truth(state.clone())
+        else:
+            action = bot.act(view_of(state, seat))
+        elapsed = time.perf_counter() - started
+        if loss is not None and choices > 1:
+            loss.measure(state, action, owner[seat])
         state.apply(action, seat=seat)
     except Exception as error:
-        raise RuntimeError(f"deal {deal}, seat {seat}, bot {bots[seat]!r}: {error}") from error
-    if len(view.legal_actions) > 1:
-        times[owner[seat]].append(time.perf_counter() - started)
+        raise RuntimeError(f"deal {deal}, seat {seat}, bot {bot!r}: {error}") from error
+    if choices > 1:
+        times[owner[seat]].append(elapsed)

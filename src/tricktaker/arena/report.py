@@ -37,6 +37,19 @@ def print_summary(out: Console, config: ArenaConfig, summary: Summary) -> None:
     for name, rating, median in zip(summary.bots, summary.ratings, summary.median_decision, strict=True):
         bots.add_row(name, f"{rating:.0f}", _ms(median))
     out.print(bots)
+    if summary.dd_loss:
+        losses = Table("bot", "DD loss per card play [95% CI]", "plays losing nothing", "measured",
+                       "skipped (slow)")
+        for name, loss in zip(summary.bots, summary.dd_loss, strict=True):
+            if loss is None:
+                losses.add_row(name, "-", "-", "0", "-")
+                continue
+            mean = loss.mean
+            losses.add_row(name, f"{mean.value:.3f} [{mean.low:.3f}, {mean.high:.3f}]",
+                           f"{loss.zero_share:.1%}", str(loss.measured), str(loss.skipped))
+        out.print(losses)
+        out.print("DD loss: the solver's value of the best action minus that of the card played, on the "
+                  "true deal, in the solver's units (docs/solver.md); card plays with a choice only.")
 
 
 def to_json(config: ArenaConfig, summary: Summary, results: list[DealResult]) -> dict[str, Any]:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from .deals import DealResult
 
-__all__ = ["Interval", "PairStats", "Summary", "bradley_terry", "mean_interval", "summarise", "wilson"]
+__all__ = ["DDLoss", "Interval", "PairStats", "Summary", "bradley_terry", "mean_interval", "summarise",
+           "wilson"]
 
 Z95 = 1.959964
 """The normal quantile of a two-sided 95% interval."""
@@ -93,6 +94,25 @@ class PairStats:
 
 
 @dataclass(frozen=True)
+class DDLoss:
+    """One bot's double-dummy loss per card play: what its choices cost on the true deals.
+
+    Each measured decision is a card play with a choice whose true position the
+    solver valued in time: the value of the best action minus the value of the
+    action played, in the solver's units (tricks in Tuppi rami, card points in
+    Tute, ...).  0 is perfect double-dummy play.
+    """
+
+    mean: Interval
+    """Mean loss per measured card play, with a 95% interval over those plays."""
+    zero_share: float
+    """The share of measured card plays that lost nothing."""
+    measured: int
+    skipped: int
+    """Card plays whose solve took longer than the limit: not in the mean."""
+
+
+@dataclass(frozen=True)
 class Summary:
     bots: tuple[str, ...]
     deals: int
@@ -103,6 +123,9 @@ class Summary:
     """Median seconds per decision of each bot (None if it never had a choice)."""
     running: tuple[tuple[float, float, float], ...]
     """Bots 0 and 1: the mean difference and its interval after each deal (for the plot)."""
+    dd_loss: tuple[DDLoss | None, ...] = ()
+    """Per bot, its double-dummy loss per card play (measured with ``dd_loss`` only; None if
+    the bot had no measured card play)."""
 
 
 def _bot_points(result: DealResult, bot: int) -> float | None:
@@ -162,7 +185,24 @@ def summarise(bots: Sequence[str], results: Sequence[DealResult], matches: bool)
         ratings=tuple(bradley_terry(wins, len(bots))),
         median_decision=tuple(statistics.median(t) if t else None for t in times),
         running=tuple(running),
+        dd_loss=_dd_losses(len(bots), ordered),
     )
+
+
+def _dd_losses(bots: int, results: Sequence[DealResult]) -> tuple[DDLoss | None, ...]:
+    """Each bot's :class:`DDLoss` over ``results``; empty when they were played without ``dd_loss``."""
+    if not any(r.dd_losses for r in results):
+        return ()
+    out: list[DDLoss | None] = []
+    for bot in range(bots):
+        losses = [x for r in results if r.dd_losses for x in r.dd_losses[bot]]
+        skipped = sum(r.dd_skipped[bot] for r in results if r.dd_skipped)
+        if not losses:
+            out.append(None)
+            continue
+        zero = sum(1 for x in losses if x == 0) / len(losses)
+        out.append(DDLoss(mean_interval(losses), zero, len(losses), skipped))
+    return tuple(out)
 
 
 def _as_tuple(interval: Interval) -> tuple[float, float, float]:

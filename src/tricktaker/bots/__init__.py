@@ -19,15 +19,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Bot, View, view_of
+from .base import Bot, Oracle, View, view_of
 from .ismcts import IsmctsBot
+from .oracle import OracleBot
 from .pimc import PimcBot
 from .playout import ROLLOUTS
 from .random_bot import RandomBot
 from .rules import RulesBot
 
-__all__ = ["BOTS", "BOT_OPTIONS", "DEFAULT_BOT", "Bot", "BotOption", "BotSpecError", "IsmctsBot", "PimcBot",
-           "RandomBot", "RulesBot", "View",
+__all__ = ["BOTS", "BOT_OPTIONS", "DEFAULT_BOT", "Bot", "BotOption", "BotSpecError", "IsmctsBot", "Oracle",
+           "OracleBot", "PimcBot", "RandomBot", "RulesBot", "View",
            "bot_options", "check_bot_options", "make_bot", "parse_bot", "view_of"]
 
 BOTS: dict[str, Callable[..., Bot]] = {
@@ -35,6 +36,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "rules": RulesBot,
     "pimc": PimcBot,
     "ismcts": IsmctsBot,
+    "oracle": OracleBot,
 }
 """Every bot by name; each factory takes ``seed`` and the bot's keyword options."""
 
@@ -142,6 +144,12 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "rollout": _ROLLOUT,
         "exploration": BotOption(float, 0, 100, doc="the UCB constant"),
         "max_candidates": BotOption(int, 1, 1000, doc="the most actions valued"),
+    },
+    "oracle": {
+        "time": BotOption(float, maximum=3600, above=0, doc="seconds a card-play solve may take"),
+        "playout_time": BotOption(float, maximum=3600, above=0,
+                                  doc="seconds each solve of a double-dummy playout may take"),
+        "max_candidates": BotOption(int, 1, 1000, doc="the most actions played out"),
     },
 }
 """Every bot's options with their types and ranges: the one place specs are checked against

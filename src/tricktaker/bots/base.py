@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from ..engine import Action, Game, State
 
-__all__ = ["Bot", "View", "view_of"]
+__all__ = ["Bot", "Oracle", "View", "view_of"]
 
 
 @dataclass(frozen=True)
@@ -116,3 +116,33 @@ class Bot(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+class Oracle(Bot):
+    """A reference bot that plays from the true state, every hand open: a ceiling, not a player.
+
+    Strength is easier to read against a ceiling: a bot's points as a share of
+    the gap between ``rules`` and an oracle.  An oracle cannot work from a
+    :class:`View`, so it declares itself by this class, and only a referee that
+    means to measure against it (the arena) hands it the state, by
+    :meth:`act_on_truth`.  Every other bot still gets only its seat's view: the
+    referee decides what to hand over by the bot's class, so a normal bot can
+    never ask for more.
+    """
+
+    def decide(self, view: View) -> Action:
+        raise TypeError(f"{type(self).__name__} sees every card and cannot play from a view: "
+                        "only the arena seats it (tricktaker arena GAME --bots oracle,rules)")
+
+    def act_on_truth(self, state: State) -> Action:
+        """Choose the action of ``state.current_player`` in ``state`` (a copy the bot may keep)."""
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError("nobody is to act: the match is over")
+        if len(legal) == 1:
+            return legal[0]
+        return self.decide_on_truth(state)
+
+    @abstractmethod
+    def decide_on_truth(self, state: State) -> Action:
+        """Choose among two or more legal actions of the true ``state``."""

@@ -1,0 +1,149 @@
+"""The oracle: a reference bot that sees every card (the ceiling the other bots are read against).
+
+A bot's points against ``rules`` say little by themselves: is +6 a deal a lot
+or a little in Tuppi?  Against a player who sees every hand the question has a
+scale: the share of the rules-to-oracle gap a bot closes.  The oracle is that
+player, in the double-dummy sense of bridge programs:
+
+- **Card play** (and every other phase the solver takes: Tute's cantes, the
+  marriage games' calls and answers): ``tt.solve`` on the true deal, and a best
+  action, the ``rules`` choice when it is among the best (so equal cards are
+  played naturally).  A solve that takes longer than ``time`` seconds falls
+  back to the ``rules`` choice; :attr:`OracleBot.fallbacks` counts those.
+- **Everything else** (bids, sooli answers, exchanges, declarations before
+  play): each candidate action is applied to the true deal and the hand is
+  played to its end *double dummy where affordable*: every seat plays a
+  solver's best action once a solve of at most ``playout_time`` seconds
+  succeeds, and the ``rules`` policy until then.  The candidate whose hand ends
+  best for the oracle's side is chosen, ties to the ``rules`` choice.
+
+The oracle is not a cheat that any front end can seat: it derives from
+:class:`~tricktaker.bots.base.Oracle`, whose :meth:`~.base.Oracle.decide`
+refuses a view, and only the arena hands such a bot the state.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import Action, State
+from .base import Oracle
+from .playout import hand_over, hand_rewards, world_view
+
+__all__ = ["OracleBot"]
+
+
+def _rules_choice(state: State, rng: random.Random) -> Action:
+    """What the ``rules`` policy plays for the seat to act, from that seat's observation only."""
+    from .rules import POLICIES
+
+    seat = state.current_player
+    assert seat is not None
+    view = world_view(state, seat)
+    if len(view.legal_actions) == 1:
+        return view.legal_actions[0]
+    return POLICIES[state.game.name](view, rng)
+
+
+def _hand_size(state: State) -> int:
+    """Cards in the hand of the seat to act: how a failed solve knows when to try again."""
+    seat = state.current_player
+    assert seat is not None
+    return len(state.observation(seat).get("hand") or ())
+
+
+def solved_best(state: State, time_limit: float, preferred: Action | None) -> Action | None:
+    """A double-dummy best action of ``state`` (``preferred`` if it is one), or None.
+
+    None when the solver does not take this phase or takes longer than ``time_limit``.
+    """
+    from ..solver import SolveError, SolveTimeout, solve
+
+    try:
+        solution = solve(state, time_limit=time_limit)
+    except (SolveError, SolveTimeout):
+        return None
+    best = solution.best()
+    return preferred if preferred in best else best[0]
+
+
+def dd_playout(state: State, rng: random.Random, solve_time: float) -> list[float]:
+    """Play ``state`` (owned by the caller) to the end of its hand; each side's reward.
+
+    Every seat plays the solver's best action where a solve finishes within
+    ``solve_time`` seconds, else the ``rules`` choice.  After a solve runs out
+    of time it is tried again only once the hand to act is a card shorter
+    (deals shrink fast, and a too-big deal stays too big until then).
+    """
+    number = state.hand_number
+    retry_below: int | None = None
+    while not hand_over(state, number):
+        preferred = _rules_choice(state, rng)
+        action = None
+        if len(state.legal_actions()) > 1:
+            size = _hand_size(state)
+            if retry_below is None or size < retry_below:
+                action = solved_best(state, solve_time, preferred)
+                if action is None:
+                    retry_below = size
+        state.apply(action if action is not None else preferred)
+    return hand_rewards(state)
+
+
+class OracleBot(Oracle):
+    """Sees every card: solves the true deal in card play; plays each candidate out double dummy elsewhere.
+
+    ``time``: seconds a card-play solve may take (then the ``rules`` choice);
+    ``playout_time``: seconds each solve of a double-dummy playout may take
+    before that playout goes on by the ``rules`` policy; ``max_candidates``:
+    the most actions played out in a phase the solver does not take (the
+    ``rules`` choice and a seeded sample of the rest).
+    """
+
+    name = "oracle"
+
+    def __init__(self, seed: int | None = None, time: float = 10.0, playout_time: float = 0.5,
+                 max_candidates: int = 8) -> None:
+        if not time > 0 or not playout_time > 0:
+            raise ValueError(f"time and playout_time must be positive seconds, not {time}, {playout_time}")
+        if max_candidates < 1:
+            raise ValueError(f"max_candidates must be at least 1, not {max_candidates}")
+        super().__init__(seed)
+        self.time = time
+        self.playout_time = playout_time
+        self.max_candidates = max_candidates
+        self.fallbacks = 0
+        """Card-play decisions whose solve ran out of time and took the ``rules`` choice."""
+
+    def decide_on_truth(self, state: State) -> Action:
+        from ..solver import SolveError, SolveTimeout, solve
+
+        preferred = _rules_choice(state, self._rng)
+        try:
+            solution = solve(state, time_limit=self.time)
+        except SolveTimeout:
+            self.fallbacks += 1
+            return preferred
+        except SolveError:
+            return self._best_by_playouts(state, preferred)
+        best = solution.best()
+        return preferred if preferred in best else best[0]
+
+    def _best_by_playouts(self, state: State, preferred: Action) -> Action:
+        """The candidate whose double-dummy playout of the true deal ends best for the mover's side."""
+        seat = state.current_player
+        assert seat is not None
+        side = state.game.side_of(seat)
+        others = [a for a in state.legal_actions() if a is not preferred]
+        if len(others) >= self.max_candidates:
+            others = self._rng.sample(others, self.max_candidates - 1)
+        luck = self._rng.getrandbits(64)
+        scores: dict[Action, float] = {}
+        for action in [preferred, *others]:
+            child = state.clone()
+            child.apply(action)
+            scores[action] = dd_playout(child, random.Random(luck), self.playout_time)[side]
+        return max(scores, key=lambda a: scores[a])  # first of equals: the rules choice
+
+    def __repr__(self) -> str:
+        return f"OracleBot(seed={self.seed!r}, time={self.time})"

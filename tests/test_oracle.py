@@ -1,0 +1,104 @@
+"""The oracle (a bot that sees every card) and the arena's double-dummy loss per card play.
+
+The oracle is the ceiling the other bots are read against, so it must be
+exact where it claims to be (no double-dummy loss in card play), and the arena
+must hand the true state to it alone: every other bot still sees only its seat.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import tricktaker as tt
+from tricktaker import bots as bots_module
+from tricktaker.arena import ArenaConfig, play_deal, summarise
+from tricktaker.bots import BOTS, Bot, OracleBot, View, make_bot, view_of
+from tricktaker.bots.oracle import dd_playout
+from tricktaker.engine import Action, State
+
+
+def test_the_oracle_loses_nothing_double_dummy_and_rules_does() -> None:
+    """Every measured card play of the oracle has DD loss 0; the rules bot's do not all."""
+    config = ArenaConfig("tuppi", ("oracle:max_candidates=2", "rules"), deals=2, dd_loss=True, dd_time=5.0)
+    results = [play_deal(config, deal) for deal in range(2)]
+    summary = summarise(config.bots, results, matches=False)
+    oracle, rules = summary.dd_loss
+    assert oracle is not None and rules is not None
+    assert oracle.measured > 20 and oracle.mean.value == 0 and oracle.zero_share == 1.0
+    assert all(x == 0 for r in results for x in r.dd_losses[0])
+    assert rules.measured > 20 and all(x >= 0 for r in results for x in r.dd_losses[1])
+
+
+def test_without_dd_loss_nothing_is_measured() -> None:
+    config = ArenaConfig("tuppi", ("rules", "random"), deals=1)
+    result = play_deal(config, 0)
+    assert result.dd_losses == () and summarise(config.bots, [result], matches=False).dd_loss == ()
+
+
+class _Spy(Bot):
+    """Records everything the arena hands it, and plays the first legal action."""
+
+    name = "spy"
+    seen: list[Any] = []
+
+    def act(self, view: View) -> Action:
+        _Spy.seen.append(view)
+        return view.legal_actions[0]
+
+    def decide(self, view: View) -> Action:  # pragma: no cover - act does it all
+        return view.legal_actions[0]
+
+
+def test_a_normal_bot_gets_its_seats_view_never_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seated against the oracle, a normal bot still receives only Views holding its own cards."""
+    monkeypatch.setitem(BOTS, "spy", _Spy)
+    monkeypatch.setattr(_Spy, "seen", [])
+    config = ArenaConfig("tute", ("spy", "oracle:max_candidates=2"), deals=1)
+    play_deal(config, 0)
+    assert _Spy.seen
+    for view in _Spy.seen:
+        assert type(view) is View and not isinstance(view, State)
+        hand = view.observation["hand"]
+        others = [k for k in view.observation if k in ("hands", "deal")]
+        assert not others, f"a view holds every hand: {others}"
+        assert len(hand) <= 10  # its own hand, not the deal
+
+
+def test_the_oracle_refuses_to_play_from_a_view() -> None:
+    state = tt.new_game("tuppi").new_hand(seed=3)
+    with pytest.raises(TypeError, match="sees every card"):
+        make_bot("oracle").act(view_of(state, state.current_player))
+
+
+def test_the_oracle_plays_a_solvers_best_card_on_the_true_deal() -> None:
+    """In card play the oracle's action is among the solver's best for the true state."""
+    game = tt.new_game("tute")
+    state = game.new_hand(seed=5)
+    rng = random.Random(0)
+    oracle = OracleBot(seed=1)
+    checked = 0
+    while not state.is_over() and checked < 6:
+        legal = state.legal_actions()
+        if state.observation(state.current_player)["phase"] == "play" and len(legal) > 1:
+            action = oracle.act_on_truth(state.clone())
+            assert action in tt.solve(state).best()
+            checked += 1
+            state.apply(action)
+        else:
+            state.apply(rng.choice(legal))
+    assert checked == 6
+
+
+def test_a_double_dummy_playout_scores_the_hand() -> None:
+    state = tt.new_game("tuppi").new_hand(seed=2)
+    rewards = dd_playout(state.clone(), random.Random(1), solve_time=2.0)
+    assert len(rewards) == 2 and rewards[0] == -rewards[1]
+
+
+def test_oracle_options_are_checked() -> None:
+    with pytest.raises(bots_module.BotSpecError, match="oracle option time"):
+        bots_module.parse_bot("oracle:time=0")
+    assert isinstance(make_bot("oracle:playout_time=0.1", seed=1), OracleBot)
