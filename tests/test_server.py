@@ -260,7 +260,7 @@ def test_a_message_that_trips_a_bug_gets_an_internal_error_and_the_connection_li
         server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
     from tricktaker.server.tables import Tables
 
-    def broken(*_args: Any) -> str:
+    async def broken(*_args: Any) -> str:
         raise KeyError("a bug")
 
     monkeypatch.setattr(Tables, "why", broken)

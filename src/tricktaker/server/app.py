@@ -284,7 +284,7 @@ class Session:
                 await self.tables.rematch(self.table, self.seat)
             elif kind == "why":
                 action = message.get("action")
-                reason = self.tables.why(self.table, self.seat, action)
+                reason = await self.tables.why(self.table, self.seat, action)
                 await self.client.send({"type": "why", "action": action, "message": reason})
             else:
                 raise TableError("malformed",

@@ -531,13 +531,17 @@ class Tables:
             await self._send_all(table, lambda who: table.state_message(who, starting))
         self._schedule_bot(table)
 
-    def why(self, table: Table, seat: int | None, text: Any) -> str:
-        """Why ``text`` is not allowed for ``seat`` now (the engine's own reason), or that it is."""
+    async def why(self, table: Table, seat: int | None, text: Any) -> str:
+        """Why ``text`` is not allowed for ``seat`` now (the engine's own reason), or that it is.
+
+        Under the table's lock, like a join: the position asked about is a stored one,
+        not one with an action applied whose write is still under way."""
         if not isinstance(text, str) or len(text) > 200:
             raise TableError("malformed", "a why message needs the action's text")
         if seat is None:
             return "spectators watch; they do not play"
-        trial = table.state.clone()
+        async with table.lock:
+            trial = table.state.clone()
         try:
             trial.apply(text, seat=seat)
         except IllegalActionError as exc:
