@@ -117,6 +117,7 @@ def test_a_body_that_is_not_json_or_too_large_is_refused(server: Running) -> Non
     ("pimc:rollout=magic", "rollout"),
     ("ismcts:exploration=-2", "exploration"),
     ("pimc:", "key=value"),
+    ("oracle", "oracle sees every card"),  # it cannot play from a seat's view
 ])
 def test_a_bot_spec_of_a_wrong_type_or_over_the_servers_limits_is_refused(
         server: Running, spec: str, needle: str) -> None:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["QUICK_BOTS", "BotLimits", "BotPool", "BotSpecError", "capped_options", "check_spec",
-           "decide"]
+           "decide", "seatable"]
 
 log = logging.getLogger("tricktaker.server")
 
@@ -92,6 +92,8 @@ def check_spec(spec: Any, game: str, limits: BotLimits) -> str:
         name, options = parse_bot(text)
     except ValueError as exc:
         raise BotSpecError(str(exc)) from None
+    if not seatable(name):
+        raise BotSpecError(f"{name} sees every card: it is a yardstick for the arena, not a player")
     caps: dict[str, float] = {"time": limits.time, "worlds": limits.worlds,
                               "iterations": limits.iterations, "max_candidates": limits.candidates,
                               "solve_cards": SOLVE_CARDS.get(game, 0)}
@@ -104,6 +106,16 @@ def check_spec(spec: Any, game: str, limits: BotLimits) -> str:
     except ValueError as exc:
         raise BotSpecError(str(exc)) from None
     return text
+
+
+def seatable(name: str) -> bool:
+    """Whether bot ``name`` plays from a seat's view, as every bot at a table must: an
+    :class:`~tricktaker.bots.base.Oracle` needs the whole state, so only the arena seats it."""
+    from ..bots import BOTS
+    from ..bots.base import Oracle
+
+    factory = BOTS[name]
+    return not (isinstance(factory, type) and issubclass(factory, Oracle))
 
 
 def capped_options(name: str, options: dict[str, Any], limits: BotLimits) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from .. import GAMES, new_game
 from ..bots import BOTS
 from ..cards import Deck
 from ..engine import Game, IllegalActionError, OptionError, State
-from .botpool import BotPool, check_spec
+from .botpool import BotPool, check_spec, seatable
 from .store import Store, StoredTable
 
 __all__ = ["Client", "Table", "TableError", "Tables"]
@@ -262,7 +262,7 @@ def game_catalogue() -> dict[str, Any]:
                          "minimum": o.minimum, "maximum": o.maximum} for o in cls.OPTIONS],
         })
     bots = [{"name": name, "description": (factory.__doc__ or "").strip().split("\n")[0]}
-            for name, factory in BOTS.items()]
+            for name, factory in BOTS.items() if seatable(name)]
     return {"games": games, "bots": bots, "default_bot": DEFAULT_BOT}
 
 
