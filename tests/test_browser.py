@@ -670,3 +670,46 @@ def test_the_turn_clock_counts_down_and_says_when_a_bot_played_for_the_person(
         before = seq(page)
         expect(page.get_by_test_id("message")).to_contain_text("Your time ran out", timeout=10_000)
         wait_seq(page, above=before)
+
+
+def card_reasons() -> list[str]:
+    """The engine's reasons for refused card plays, one of each kind, over every game."""
+    reasons: dict[str, str] = {}
+    for name in tt.GAMES:
+        game = tt.new_game(name)
+        for seed in range(4):
+            state, rng = game.new_match(seed=seed), random.Random(seed)
+            for _ in range(300):
+                if state.is_over():
+                    break
+                for seat in range(game.num_players):
+                    for card in state.observation(seat).get("hand", []):
+                        trial = state.clone()
+                        try:
+                            trial.apply(f"play {card}", seat=seat)
+                        except tt.IllegalActionError as exc:
+                            shape = re.sub(r"\b(?:1[012]|[1-9TJQKA])[SHDCOEB]\b|\d+|spades|hearts|diamonds"
+                                           r"|clubs|oros|copas|espadas|bastos", "#", str(exc))
+                            reasons.setdefault(shape, str(exc))
+                state.apply(rng.choice(state.legal_actions()))
+    return list(reasons.values())
+
+
+def test_every_reason_for_a_refused_card_is_told_in_the_persons_language(
+        server: Running, new_page: NewPage) -> None:
+    """Tapping a dimmed card asks the engine why; its English reason is retold in Finnish
+    and Spanish (a new rule's reason without a translation fails here)."""
+    reasons = card_reasons()
+    assert len(reasons) >= 5
+    page = new_page()
+    page.goto(server.url + "/")
+    untold = page.evaluate("""async (reasons) => {
+      const i18n = await import('/static/i18n.js');
+      const left = [];
+      for (const lang of ['fi', 'es']) {
+        i18n.setLang(lang);
+        for (const r of reasons) if (i18n.reason(r) === r) left.push(`${lang}: ${r}`);
+      }
+      i18n.setLang('en');
+      return left; }""", reasons)
+    assert untold == []

@@ -245,6 +245,8 @@ const en = {
   why_overtrump: "You must overtrump: you hold a higher trump.",
   why_turn: "It is not your turn.",
   why_first_ace: "The first lead must be an ace.",
+  why_marriage_lead: "Lead from the marriage just declared: a card of {suit}.",
+  why_not_now: "No card can be played now: first what the status line asks.",
 };
 
 const fi = {
@@ -481,6 +483,8 @@ const fi = {
   why_overtrump: "On ylitettävä valtilla: sinulla on korkeampi valtti.",
   why_turn: "Ei ole sinun vuorosi.",
   why_first_ace: "Ensimmäinen lähtö on ässä.",
+  why_marriage_lead: "Lähde juuri ilmoitetusta parista: {suit}.",
+  why_not_now: "Korttia ei voi pelata nyt: ensin se, mitä tilarivi pyytää.",
 };
 
 const es = {
@@ -717,6 +721,8 @@ const es = {
   why_overtrump: "Hay que montar con triunfo: tienes uno más alto.",
   why_turn: "No es tu turno.",
   why_first_ace: "La primera salida debe ser un as.",
+  why_marriage_lead: "Sal del matrimonio recién cantado: una carta de {suit}.",
+  why_not_now: "Ahora no se puede jugar carta: primero lo que pide la línea de estado.",
 };
 
 export const LANGS = { en: "English", fi: "Suomi", es: "Español" };
@@ -785,6 +791,9 @@ const REASONS = [
   [/^must overtrump/, () => t("why_overtrump")],
   [/not your turn/, () => t("why_turn")],
   [/^the first lead must be an ace/, () => t("why_first_ace")],
+  [/^\S+ \S+ is not possible now: /, () => t("why_not_now")],
+  [/^the lead must come from the marriage just declared: seat \d+ holds the king or queen of (\w+)/,
+    (m) => t("why_marriage_lead", { suit: suitWord(m[1]) })],
 ];
 
 /** Translate an engine reason when it matches a known pattern, else keep it as is. */
