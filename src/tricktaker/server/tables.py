@@ -37,10 +37,10 @@ LogItem = tuple[str, Any, Any, Any]
 """A line of a table's story: ``("event", seat, text, each seat's view of the bids or None)``,
 ``("trick", winner, None, None)`` or ``("hand", number, dealer, None)``."""
 ABSENT_TIME = 10.0
+"""Seconds an absent person's turn waits, when the server times turns, before a bot plays it."""
 RESTART_GRACE = 20.0
 """Seconds after a restart before anyone at a resumed table counts as absent (a page retries
 with a backoff of up to 8 s)."""
-"""Seconds an absent person's turn waits, when the server times turns, before a bot plays it."""
 TIMEOUT_BOT = "rules"
 """Plays a person's move when their time runs out."""
 HISTORY_LINES = 200
@@ -592,10 +592,12 @@ class Tables:
         """The person's time ran out: tell the table, and let ``rules`` play their move."""
         try:
             await asyncio.sleep(seconds)
-            if table.seq != seq:
-                return
+            async with table.lock:  # not a position with the person's own move half stored
+                if table.seq != seq:
+                    return
+                record = table.state.to_json()
             seed = random.Random(f"{table.stored.seed}:{seat}:{seq}:timeout").randrange(2**31)
-            action = await self.pool.decide(table.state.to_json(), seat, TIMEOUT_BOT, seed)
+            action = await self.pool.decide(record, seat, TIMEOUT_BOT, seed)
             if table.seq != seq:
                 return
             table.timer = None  # so that act() does not cancel this task
