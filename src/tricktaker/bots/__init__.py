@@ -137,6 +137,11 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
                                  "cards to play (none: the game's default)"),
         "max_candidates": BotOption(int, 1, 1000, doc="the most actions valued"),
         "confidence": BotOption(float, 0, 100, doc="standard errors a rollout must win by"),
+        "infer": BotOption(str, choices=("none", "rules"), doc="weight worlds by the other players' "
+                           "actions under the rules model (rules) or not (none)"),
+        "trust": BotOption(float, 0.01, 0.99, doc="with infer=rules: the chance a player plays "
+                           "the rules action"),
+        "pool": BotOption(int, 1, 100, doc="with infer=rules: worlds drawn per world kept"),
     },
     "ismcts": {
         "iterations": BotOption(int, 1, 1_000_000, doc="worlds walked per decision"),

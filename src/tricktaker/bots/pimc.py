@@ -35,13 +35,20 @@ import math
 import random
 import statistics
 import time as clock
+from collections.abc import Iterator
 from typing import Any
 
-from ..engine import Action, Game
+from ..engine import Action, Game, State
 from .base import Bot, View
+from .belief import weighted_worlds
 from .playout import ROLLOUTS, check_budget, play_out
 
-__all__ = ["SOLVE_CARDS", "PimcBot", "answered_no", "candidates", "cards_to_play", "warm_up"]
+INFERENCES = ("none", "rules")
+"""How ``pimc`` draws its worlds: ``none`` uniformly among the consistent deals, ``rules``
+weighted by how likely each makes the other players' actions under the rules model
+(:mod:`tricktaker.bots.belief`)."""
+
+__all__ = ["INFERENCES", "SOLVE_CARDS", "PimcBot", "answered_no", "candidates", "cards_to_play", "warm_up"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 9,
@@ -138,15 +145,25 @@ class PimcBot(Bot):
     to the end of the hand (``rules`` or ``random``); ``solve_cards``: override
     :data:`SOLVE_CARDS` for the game (0 never solves); ``max_candidates``: the
     most actions valued; ``confidence``: standard errors by which a rolled-out
-    action must beat the rules choice to be played instead.
+    action must beat the rules choice to be played instead; ``infer``: ``rules`` weights
+    the worlds by the other players' actions (:mod:`~tricktaker.bots.belief`: ``pool``
+    times more worlds drawn and resampled, each other player taken to play the rules
+    action with probability ``trust``), ``none`` (the default) samples uniformly.
     """
 
     name = "pimc"
 
     def __init__(self, seed: int | None = None, worlds: int = 24, time: float | None = None,
                  rollout: str = "rules", solve_cards: int | None = None,
-                 max_candidates: int = 12, confidence: float = 1.5) -> None:
+                 max_candidates: int = 12, confidence: float = 1.5, infer: str = "none",
+                 trust: float = 0.8, pool: int = 3) -> None:
         check_budget("worlds", worlds, time, rollout)
+        if infer not in INFERENCES:
+            raise ValueError(f"unknown infer {infer!r} (choices: {', '.join(INFERENCES)})")
+        if not 0 < trust < 1:
+            raise ValueError(f"trust must be between 0 and 1, not {trust}")
+        if pool < 1:
+            raise ValueError(f"pool must be at least 1, not {pool}")
         super().__init__(seed)
         self.worlds = worlds
         self.time = time
@@ -154,6 +171,9 @@ class PimcBot(Bot):
         self.solve_cards = solve_cards
         self.max_candidates = max_candidates
         self.confidence = confidence
+        self.infer = infer
+        self.trust = trust
+        self.pool = pool
 
     def _solves(self, view: View) -> bool:
         """True when this decision is card play small enough for the solver."""
@@ -171,12 +191,19 @@ class PimcBot(Bot):
         side = view.game.side_of(view.seat)
         rollout = ROLLOUTS[self.rollout]
         deadline = None if self.time is None else clock.perf_counter() + self.time
-        for _ in range(self.worlds):
-            world = view.sample_world(rng)
+        worlds: Iterator[State]
+        if self.infer == "rules":
+            worlds = iter(weighted_worlds(view, rng, self.worlds, self.pool, self.trust))
+        else:
+            worlds = (view.sample_world(rng) for _ in range(self.worlds))
+        solved: dict[int, dict[Action, int]] = {}  # a world drawn twice by weight is solved once
+        for world in worlds:
             if solving:
                 from ..solver import solve
 
-                values = solve(world).values
+                if id(world) not in solved:
+                    solved[id(world)] = solve(world).values
+                values = solved[id(world)]
                 for action in choices:
                     scores[action].append(values[action])
             else:
@@ -194,4 +221,5 @@ class PimcBot(Bot):
         return preferred
 
     def __repr__(self) -> str:
-        return f"PimcBot(seed={self.seed!r}, worlds={self.worlds}, time={self.time!r})"
+        inference = f", infer={self.infer!r}" if self.infer != "none" else ""
+        return f"PimcBot(seed={self.seed!r}, worlds={self.worlds}, time={self.time!r}{inference})"

@@ -193,8 +193,9 @@ def choose(view: View, rng: random.Random) -> Action:
     scores = {c: play_score(table, c) for c in cards}
     top = max(scores.values())
     best = [c for c in cards if scores[c] >= top - 1e-9]
-    pick = best[0] if len(best) == 1 else rng.choice(best)
-    return by_text["play " + text_of(pick)]
+    choices = [by_text["play " + text_of(c)] for c in best]
+    # ties are broken among the actions themselves, so a caller's generator can see what it picks from
+    return choices[0] if len(choices) == 1 else rng.choice(choices)
 
 
 # -- chances ---------------------------------------------------------------------------

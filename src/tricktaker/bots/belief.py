@@ -1,0 +1,139 @@
+"""Weighting sampled worlds by what the other players did: inference from bids and plays.
+
+``View.sample_world`` deals the unseen cards uniformly among the deals that
+are *consistent* with what a seat has seen: a world where the partner bid rami
+on a hand of twos counts as much as one where it held four aces.  Strong card
+programs (GIB's auction filter in bridge; Kermit in Skat and Solinas, Rebstock
+and Buro 2019) instead weight each world by how likely it makes the actions
+seen.  This module does that with one model for every game:
+
+**The model.**  Each other player acts like the ``rules`` policy with
+probability ``trust``, and otherwise picks any legal action uniformly.  So an
+action seen at a decision with ``n`` legal actions has likelihood
+``trust + (1 - trust) / n`` in a world where the ``rules`` policy, given that
+player's view in that world, would have played it (or an action that looks the
+same to this seat: a hidden bid card; or one of the actions the policy ties at
+its best), and ``(1 - trust) / n`` otherwise.  (A first version gave a match
+``trust`` and spread the rest over the other ``n - 1``: then a forced card,
+likelihood 1, outweighed a matched choice by ``1 / trust``, and worlds where the
+others had fewer choices beat the true one.)  A world's
+weight is the product over every decision of the other players in the current
+hand (the partner's included; a decision with one legal action says nothing).
+The ``rules`` policies name one action rather than scoring all, so a softmax
+over their preferences was not available; ``trust`` plays the temperature's
+part (0 is uniform sampling, near 1 a filter).
+
+**Using it.**  :func:`weighted_worlds` draws ``pool`` times more worlds than
+it returns and resamples them in proportion to their weights (systematic
+resampling), so the search bots use the returned worlds exactly as they used
+uniform ones.  A world drawn twice is returned twice (the same object: value
+it once).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..engine import Action, State
+from .base import View
+from .playout import world_view
+
+__all__ = ["log_likelihood", "rewound", "weighted_worlds"]
+
+
+def rewound(world: State) -> tuple[State, list[Action]]:
+    """A copy of ``world`` at the start of its current hand (same deal), and the hand's actions.
+
+    Uses the engine's hand log (``HandLog.start`` and ``deal``), as ``State.undo`` does:
+    undoing action by action would replay the hand once per action.
+    """
+    replay = world.clone()
+    hand = replay._log[-1]
+    actions = list(hand.actions)
+    hand.actions = replay._actions = []
+    hand.result = None
+    replay._start_hand(hand.start, hand.deal)
+    return replay, actions
+
+
+class _Favouring(random.Random):
+    """A generator whose ``choice`` picks ``favoured`` when it is among the options.
+
+    The ``rules`` policies use their generator only to break ties (``rng.choice``
+    among equally good actions); handed this one, a policy names the seen action
+    whenever it was one of its equal best, so a tie is not counted as a mistake.
+    """
+
+    def __init__(self, favoured: Action) -> None:
+        super().__init__(0)
+        self.favoured = favoured
+
+    def choice(self, seq: Sequence[Any]) -> Any:
+        return self.favoured if self.favoured in seq else super().choice(seq)
+
+
+def _looks_the_same(state: State, one: Action, other: Action, seat: int) -> bool:
+    """True when ``seat`` cannot tell ``one`` from ``other`` played in ``state`` (a hidden bid card)."""
+    first, second = state.clone(), state.clone()
+    first.apply(one)
+    second.apply(other)
+    return first.observation(seat) == second.observation(seat)
+
+
+def log_likelihood(world: State, seat: int, trust: float) -> float:
+    """The log of how likely the other players' actions of this hand are in ``world`` (see the module).
+
+    ``seat`` is the seat doing the inference: its own actions are the same in
+    every world it can sample, so they are left out.
+    """
+    from .rules import POLICIES
+
+    policy = POLICIES[world.game.name]
+    replay, actions = rewound(world)
+    total = 0.0
+    for action in actions:
+        mover = replay.current_player
+        assert mover is not None
+        if mover != seat:
+            legal = replay.legal_actions()
+            if len(legal) > 1:
+                model = policy(world_view(replay, mover), _Favouring(action))
+                stray = (1 - trust) / len(legal)
+                if model is action or _looks_the_same(replay, model, action, seat):
+                    total += math.log(trust + stray)
+                else:
+                    total += math.log(stray)
+        replay.apply(action)
+    return total
+
+
+def weighted_worlds(view: View, rng: random.Random, count: int, pool: int, trust: float,
+                    weigh: Callable[[State, int, float], float] = log_likelihood) -> list[State]:
+    """``count`` worlds for ``view``'s seat, drawn in proportion to the likelihood of what it has seen.
+
+    ``pool * count`` worlds are sampled uniformly and resampled by weight
+    (systematic resampling: one random offset, so a world of weight w is drawn
+    ``pool * count * w`` times, rounded up or down).
+    """
+    candidates = [view.sample_world(rng) for _ in range(count * pool)]
+    if pool == 1 and count == 1:
+        return candidates
+    logs = [weigh(world, view.seat, trust) for world in candidates]
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    total = sum(weights)
+    step = total / count
+    mark = rng.random() * step
+    chosen: list[State] = []
+    running = 0.0
+    for world, weight in zip(candidates, weights, strict=True):
+        running += weight
+        while mark < running and len(chosen) < count:
+            chosen.append(world)
+            mark += step
+    while len(chosen) < count:  # rounding at the very end
+        chosen.append(candidates[-1])
+    return chosen

@@ -1,0 +1,96 @@
+"""Worlds weighted by the other players' actions (``pimc:infer=rules``, ``bots/belief.py``)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+import tricktaker as tt
+from tricktaker.bots import PimcBot, make_bot, parse_bot, view_of
+from tricktaker.bots.belief import log_likelihood, rewound, weighted_worlds
+from tricktaker.engine import State
+
+
+def _rules_hand(game: str, seed: int, actions: int) -> State:
+    """A hand of ``game`` after ``actions`` actions by rules bots."""
+    state = tt.new_game(game).new_hand(seed=seed)
+    bots = [make_bot("rules", seed=seat) for seat in range(state.num_players)]
+    for _ in range(actions):
+        seat = state.current_player
+        state.apply(bots[seat].act(view_of(state, seat)))
+    return state
+
+
+@pytest.mark.parametrize("game", ["tuppi", "tute", "huutopussi"])
+def test_rewinding_a_world_and_replaying_it_gives_the_world_back(game: str) -> None:
+    state = _rules_hand(game, 3, 20)
+    seat = state.current_player
+    world = view_of(state, seat).sample_world(random.Random(1))
+    replay, actions = rewound(world)
+    for action in actions:
+        replay.apply(action)
+    assert all(replay.observation(s) == world.observation(s) for s in range(state.num_players))
+
+
+@pytest.mark.parametrize(("game", "seed"), [("tuppi", 3), ("tute", 3), ("tute", 5), ("huutopussi", 5)])
+def test_when_the_others_play_by_the_rules_the_true_deal_is_the_likeliest_world(game: str, seed: int) -> None:
+    """Rules bots played; the true deal explains their actions better than uniformly sampled worlds."""
+    state = _rules_hand(game, seed, 24)
+    seat = state.current_player
+    view = view_of(state, seat)
+    rng = random.Random(1)
+    true = log_likelihood(state, seat, 0.8)
+    sampled = [log_likelihood(view.sample_world(rng), seat, 0.8) for _ in range(30)]
+    assert true >= max(sampled) - 1e-9
+    assert true > sorted(sampled)[15] + 2  # far above the typical world, not just level
+
+
+def test_the_likelihood_counts_each_of_the_others_choices_by_the_model() -> None:
+    """Every other player's choice in the true deal matched the rules policy: trust + (1-trust)/n each."""
+    state = _rules_hand("tuppi", 4, 12)
+    seat = state.current_player
+    replay, actions = rewound(state)
+    expected = 0.0
+    for action in actions:
+        legal = replay.legal_actions()
+        if replay.current_player != seat and len(legal) > 1:
+            expected += math.log(0.7 + 0.3 / len(legal))
+        replay.apply(action)
+    assert log_likelihood(state, seat, 0.7) == pytest.approx(expected)
+
+
+def test_resampling_draws_worlds_in_proportion_to_their_weight() -> None:
+    """A constructed weighting: one world in the pool is e^10 times likelier; it fills the sample."""
+    state = _rules_hand("tuppi", 2, 8)
+    view = view_of(state, state.current_player)
+    favourite: list[int] = []
+
+    def weigh(world: State, seat: int, trust: float) -> float:
+        if not favourite:
+            favourite.append(id(world))
+        return 0.0 if id(world) == favourite[0] else -10.0
+
+    worlds = weighted_worlds(view, random.Random(5), count=8, pool=4, trust=0.8, weigh=weigh)
+    assert len(worlds) == 8
+    assert sum(id(w) == favourite[0] for w in worlds) == 8
+
+    def even(world: State, seat: int, trust: float) -> float:
+        return 0.0
+
+    uniform = weighted_worlds(view, random.Random(5), count=8, pool=4, trust=0.8, weigh=even)
+    assert len({id(w) for w in uniform}) == 8  # equal weights: every 4th world of the pool
+
+
+def test_pimc_with_inference_decides_legally_and_replays_exactly() -> None:
+    state = _rules_hand("huutopussi", 6, 30)
+    view = view_of(state, state.current_player)
+    first = make_bot("pimc:worlds=6:infer=rules:pool=2", seed=3).act(view)
+    assert first in view.legal_actions
+    assert make_bot("pimc:worlds=6:infer=rules:pool=2", seed=3).act(view) is first
+    assert parse_bot("pimc:infer=rules:trust=0.9") == ("pimc", {"infer": "rules", "trust": 0.9})
+    with pytest.raises(ValueError, match="pimc option infer must be one of none, rules"):
+        parse_bot("pimc:infer=bayes")
+    with pytest.raises(ValueError, match="trust"):
+        PimcBot(trust=1.0)
