@@ -34,12 +34,17 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from ..engine import Action, State
 from .base import View
 from .playout import world_view
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
+
+T = TypeVar("T")
 
 __all__ = ["log_likelihood", "rewound", "weighted_worlds"]
 
@@ -71,8 +76,11 @@ class _Favouring(random.Random):
         super().__init__(0)
         self.favoured = favoured
 
-    def choice(self, seq: Sequence[Any]) -> Any:
-        return self.favoured if self.favoured in seq else super().choice(seq)
+    def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
+        for index in range(len(seq)):
+            if seq[index] is self.favoured:
+                return seq[index]
+        return super().choice(seq)
 
 
 def _looks_the_same(state: State, one: Action, other: Action, seat: int) -> bool:
