@@ -11,9 +11,10 @@ The search is native code compiled when the package is installed; the first
 call (import and a first solve, in a fresh process) is measured separately.
 
 Then, for the other games, the median time of ``tt.solve`` on a full deal at
-the first card play (``tricktaker.solver.points.bench_points``).  Tute
-habanero and Avomarjapussi deals take minutes each, so they run only with
-``--all-games``.
+the first card play (``tricktaker.solver.points.bench_points``: the point-game
+search, compiled C since the package is built, so there is no first-call
+compilation).  Tute habanero and Avomarjapussi deals take minutes each, so
+they run only with ``--all-games``.
 
 Run:  pip install -e ".[bench]"  &&  python bench/solver.py [--deals 100] [--cards 13]
 """
@@ -134,7 +135,7 @@ def main() -> None:
     from tricktaker.solver.points import BENCH_VARIANTS, bench_points
 
     names = [n for n in BENCH_VARIANTS if args.all_games or n not in SLOW_VARIANTS]
-    print("\nfull-deal tt.solve at the first card play (median; first call includes compilation):")
+    print("\nfull-deal tt.solve at the first card play (median; the first call also allocates the table):")
     for name, first, median in bench_points(rounds=args.other_deals, variants=names):
         print(f"{name:40} {median * 1000:10.1f} ms median   (first call {first:.1f} s)")
 
