@@ -71,13 +71,19 @@ def candidates(view: View, rng: random.Random, limit: int) -> list[Action]:
     """The actions worth valuing, the rules policy's choice first (it wins ties).
 
     All legal actions when there are at most ``limit``; else the rules choice
-    and a seeded sample of the rest.
+    and a seeded sample of the rest.  Never an ask its partner already answered
+    no (:func:`answered_no`), nor a card that would overtake the partner's sure
+    winner without need (:func:`~tricktaker.bots.rules.needless_overtakes`):
+    in a world those can tie with the natural play or win by an accident of
+    the deal, and a partner who sees them stops trusting the bot.
     """
-    from .rules import POLICIES
+    from .rules import POLICIES, needless_overtakes
 
     preferred = POLICIES[view.game.name](view, rng)
     futile = answered_no(view)
-    others = [a for a in view.legal_actions if a is not preferred and a.text not in futile]
+    overtakes = needless_overtakes(view)
+    others = [a for a in view.legal_actions
+              if a is not preferred and a.text not in futile and a not in overtakes]
     if len(others) >= limit:
         others = rng.sample(others, limit - 1)
     return [preferred, *others]

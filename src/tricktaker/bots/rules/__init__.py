@@ -18,7 +18,7 @@ from ...engine import Action
 from ..base import Bot, View
 from . import huutopussi, marriages, tuppi, tute
 
-__all__ = ["POLICIES", "RulesBot", "Policy"]
+__all__ = ["POLICIES", "Policy", "RulesBot", "needless_overtakes"]
 
 Policy = Callable[[View, random.Random], Action]
 """A rules policy: one legal action of ``view`` (``rng`` only breaks ties)."""
@@ -32,6 +32,20 @@ POLICIES: dict[str, Policy] = {
     "huutopussi": huutopussi.choose,
 }
 """The policy of each game, by the game's registry name."""
+
+
+def needless_overtakes(view: View) -> set[Action]:
+    """The actions that would overtake the partner's sure winner without need (the search bots skip them).
+
+    Only Tuppi's rami has such cards: there a trick counts the same whoever of
+    the side takes it, and the side must follow without beating.  In the point
+    games (Tute, the Marjapussi family, Huutopussi) the rules often oblige a
+    card that beats the trick, and a counting card put on the partner's trick
+    is points loaded, not a trick lost: nothing is left out there.
+    """
+    if view.game.name != "tuppi":
+        return set()
+    return tuppi.needless_overtakes(view.observation, view.legal_actions)
 
 
 class RulesBot(Bot):

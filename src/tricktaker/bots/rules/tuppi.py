@@ -276,6 +276,44 @@ def beats_all(rank: int, outstanding: Iterable[int]) -> bool:
     return all(rank > r for r in outstanding)
 
 
+def partner_sure_winner(t: Table) -> bool:
+    """True in rami when the partner's card wins the trick on the table for sure.
+
+    Sure: no opponent plays after this seat, or the partner's card is above every
+    outstanding card of the suit (the partner's own count as outstanding, so
+    this errs towards "not sure").
+    """
+    if not t.trick or t.partner is None:
+        return False
+    best_seat, best = winning(t.trick)
+    if best_seat != t.partner:
+        return False
+    opponents_after = [p for p in t.to_play_after() if p != t.partner]
+    return not opponents_after or beats_all(best[1], t.out[best[0]])
+
+
+def needless_overtakes(obs: dict[str, Any], legal: list[Action]) -> set[Action]:
+    """In rami, the cards that would overtake the partner's sure winner while one that does not is legal.
+
+    A partner who sees its winner overtaken stops trusting the signals of the
+    play, and the overtaking card is a trick thrown away unless the search
+    is sure of an unblock; the search bots leave these cards out, as the
+    rules policy never plays them.  Empty outside rami or when every card of
+    the suit this seat holds is higher (then it must overtake).
+    """
+    if obs.get("phase") != "play" or obs.get("contract") != "rami" or not obs.get("trick"):
+        return set()
+    t = read_table(obs)
+    if not partner_sure_winner(t):
+        return set()
+    _, best = winning(t.trick)
+    lead = t.trick[0][1][0]
+    cards = {a: card_of(a.card.text) for a in legal if a.card is not None}
+    over = {a for a, c in cards.items() if c[0] == lead and c[1] > best[1]}
+    under = [a for a, c in cards.items() if c[0] == lead and c[1] < best[1]]
+    return over if under else set()
+
+
 # rami: take tricks ---------------------------------------------------------------
 
 
@@ -286,14 +324,13 @@ def rami_play(t: Table, playable: list[Card]) -> Card:
     lead = t.trick[0][1][0]
     if playable[0][0] != lead:
         return rami_discard(t, playable)
-    best_seat, best = winning(t.trick)
+    _, best = winning(t.trick)
     after = t.to_play_after()
     mine = sorted(playable, key=lambda c: c[1])
     lowest = mine[0]
     out = t.out[lead]
-    partner_winning = best_seat == t.partner
     opponents_after = [p for p in after if p != t.partner]
-    if partner_winning and (not opponents_after or beats_all(best[1], out)):
+    if partner_sure_winner(t):
         return lowest  # never overtake a partner's sure winner
     winners = [c for c in mine if c[1] > best[1]]
     if not winners:
