@@ -102,3 +102,22 @@ def test_oracle_options_are_checked() -> None:
     with pytest.raises(bots_module.BotSpecError, match="oracle option time"):
         bots_module.parse_bot("oracle:time=0")
     assert isinstance(make_bot("oracle:playout_time=0.1", seed=1), OracleBot)
+
+
+def test_the_arena_command_reports_dd_loss_in_the_table_and_the_json(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from tricktaker import cli
+
+    path = tmp_path / "run.json"
+    assert cli.main(["arena", "tuppi", "--bots", "rules,random", "--deals", "1", "--dd-loss",
+                     "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "DD loss per card" in out and "skipped" in out
+    data = json.loads(path.read_text())
+    rules, random_bot = data["summary"]["dd_loss"]
+    assert rules["measured"] > 0 and random_bot["measured"] > 0
+    assert random_bot["mean"]["value"] > rules["mean"]["value"]  # random throws tricks away
+    assert len(data["deals"][0]["dd_losses"]) == 2
+    assert cli.main(["arena", "tuppi", "--bots", "rules,random", "--dd-time", "0"]) == 2

@@ -58,7 +58,8 @@ def to_json(config: ArenaConfig, summary: Summary, results: list[DealResult]) ->
         "config": dataclasses.asdict(config),
         "summary": dataclasses.asdict(summary),
         "deals": [
-            {"deal": r.deal, "plays": [dataclasses.asdict(p) for p in r.plays]}
+            {"deal": r.deal, "plays": [dataclasses.asdict(p) for p in r.plays],
+             **({"dd_losses": r.dd_losses, "dd_skipped": r.dd_skipped} if r.dd_losses else {})}
             for r in sorted(results, key=lambda r: r.deal)
         ],
     }
