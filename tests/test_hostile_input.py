@@ -162,6 +162,10 @@ def _start_change(game: tt.Game, **start: Any) -> dict[str, Any]:
     ("tuppi", {}, {"totals": [0]}, "start totals are 2 whole numbers"),
     ("tuppi", {}, {"previous": {"points": [1, 0]}}, "previous must be null at hand 0"),
     ("tute", {}, {"scores": [0, 3]}, "rounds won, 0..2"),
+    ("tuppi", {}, {"hand_number": 1, "previous": {"points": [0, 0], "scores": [5, 0], "final_trick": None}},
+     "previous scores must be the start scores [0, 0]"),
+    ("marjapussi", {}, {"hand_number": 1, "previous": {"points": [0, 0], "scores": [0, 0],
+                                                       "final_trick": []}}, "final_trick must be null"),
     ("tuppi", {}, {"extra": 1}, "unknown 'extra'"),
 ])
 def test_a_bad_start_block_is_refused_by_name(name: str, options: dict[str, Any], start: dict[str, Any],

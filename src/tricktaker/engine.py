@@ -608,7 +608,8 @@ class State:
         The fields are those of :meth:`match_start` (no more, no fewer): hand number
         (0 or more), dealer (a seat), scores (:meth:`check_scores`), the previous
         hand's public result (null, always at hand 0; else an object whose
-        ``points`` are one whole number per side), and the game's own
+        ``points`` are one whole number per side, whose ``scores`` are the start's
+        scores, and whose ``final_trick`` is null or an object), and the game's own
         (:meth:`_check_start_fields`).
         """
         template = cls.match_start(game, 0)
@@ -636,6 +637,13 @@ class State:
             if not isinstance(points, list) or len(points) != game.num_sides or not all(
                     type(p) is int for p in points):
                 raise OptionError(f"start previous points must be {game.num_sides} whole numbers")
+            if previous.get("scores") != checked["scores"]:
+                # the previous hand's result holds the match score after it: this hand's start
+                raise OptionError(f"start previous scores must be the start scores {checked['scores']}, "
+                                  f"not {previous.get('scores')!r}")
+            final = previous.get("final_trick", False)
+            if final is not None and not isinstance(final, dict):
+                raise OptionError("start previous final_trick must be null or a trick (an object)")
         checked["previous"] = json_copy(previous)
         checked.update(cls._check_start_fields(game, start, checked))
         return {k: checked[k] for k in template}
