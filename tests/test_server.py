@@ -905,6 +905,7 @@ def test_the_store_keeps_tables_and_actions_in_order(tmp_path: Path, backend: st
     stored = StoredTable(id=table_id, game="tuppi", preset=None, options={"target": 8}, seed=11,
                          seats=[{"kind": "human", "bot": None, "token_hash": "ab"}] * 4)
     store.add_table(stored)
+    assert store.has_table(table_id) and not store.has_table(f"no{table_id}")
     store.add_actions([(table_id, 0, 1, "bid 7H", False), (table_id, 1, 2, "pass", True)])
     with pytest.raises(IntegrityError):
         store.add_actions([(table_id, 1, 2, "pass", False)])  # one history: a position is written once
