@@ -115,8 +115,15 @@ class Table:
         Only public facts are kept here, plus each seat's own view of a hand's
         result; what a seat may read of another's private action is decided when
         the story is sent.  An observation costs microseconds, so this runs for
-        every action and the story never has to be replayed.
+        every action and the story never has to be replayed.  The story serves
+        the page; a failure here is logged and never stops the play (or a replay).
         """
+        try:
+            self._note(actor, text)
+        except Exception:
+            log.exception("table %s: the story of action %r could not be told", self.id, text)
+
+    def _note(self, actor: int, text: str) -> None:
         public = self.state.observation(None)
         hand_before, tricks_before = self.mark
         players = self.game.num_players
