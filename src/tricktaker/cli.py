@@ -421,7 +421,7 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
     app = create_app(db=args.db, workers=args.workers, bot_delay=args.bot_delay,
                      tables_per_minute=args.tables_per_minute, bot_time=args.bot_time,
                      bot_worlds=args.bot_worlds, bot_iterations=args.bot_iterations,
-                     turn_time=args.turn_time)
+                     turn_time=args.turn_time, pace_gc=True)
     out.print(f"tricktaker: tables at http://{args.host}:{args.port}/ (games kept in {args.db})")
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_MESSAGE, log_level="info")
     return 0

@@ -25,8 +25,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .botpool import BotLimits, BotPool
+from .collector import pace_collector
 from .store import Store
-from .tables import ABSENT_TIME, Table, TableError, Tables, game_catalogue
+from .tables import ABSENT_TIME, MAX_TURN_TIME, Table, TableError, Tables, game_catalogue
 
 __all__ = ["MAX_MESSAGE", "create_app"]
 
@@ -101,7 +102,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
                rate: float = RATE, burst: int = BURST, warm_up: bool = True,
                tables_per_minute: int = TABLES_PER_MINUTE, bot_time: float = 3.0,
                bot_worlds: int = BotLimits.worlds, bot_iterations: int = BotLimits.iterations,
-               turn_time: float = 0.0, absent_time: float = ABSENT_TIME) -> Starlette:
+               turn_time: float = 0.0, absent_time: float = ABSENT_TIME,
+               pace_gc: bool = False) -> Starlette:
     """The ASGI app: tables stored in ``db`` (a path or URL), bots in ``workers`` processes,
     each connection limited to ``rate`` messages a second in bursts of ``burst``, each
     client address to ``tables_per_minute`` new tables (0: no limit).  A search bot
@@ -113,7 +115,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
 
     With ``warm_up`` the bot workers load (or, on a fresh install, compile) the
     solver at start, so the first ``pimc`` bot does not keep a table waiting
-    for it; tests turn it off."""
+    for it; tests turn it off.  ``pace_gc`` keeps the garbage collector's pauses short
+    (:mod:`.collector`; ``tricktaker serve`` turns it on: it acts on the whole process)."""
     creators: dict[str, RateLimit] = {}
     """A token bucket per client address for creating tables, so no one fills the store."""
 
@@ -129,7 +132,12 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         manager = Tables(Store(db), pool, bot_delay, turn_time=turn_time, absent_time=absent_time)
         app.state.tables = manager
         await manager.start()
+        pacer = asyncio.get_running_loop().create_task(pace_collector()) if pace_gc else None
         yield
+        if pacer is not None:
+            pacer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pacer
         await manager.close()
 
     async def lobby(request: Request) -> Response:
@@ -142,7 +150,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return FileResponse(STATIC / "table.html", status_code=200 if found else 404)
 
     async def games(request: Request) -> Response:
-        return JSONResponse(game_catalogue())
+        # the lobby's turn time starts at the server's default (--turn-time)
+        return JSONResponse(game_catalogue() | {"turn_time": turn_time, "max_turn_time": MAX_TURN_TIME})
 
     async def list_tables(request: Request) -> Response:
         playing = [t for t in tables(request).tables.values() if not t.state.is_over()]

@@ -54,6 +54,7 @@ tables = Table(
     Column("status", String(16), nullable=False),  # "playing" or "over"
     Column("created", Float, nullable=False),
     Column("next_id", String(32)),                # the table of the next match, once asked for
+    Column("turn_time", Float),                   # seconds a person has for a move (0: no limit)
 )
 
 actions = Table(
@@ -86,6 +87,9 @@ class StoredTable:
     """``(seat, action text)`` in play order."""
     next_id: str | None = None
     """The table of the next match (*Play again*), once a player at this finished one asked."""
+    turn_time: float | None = None
+    """Seconds a person has for a move, chosen in the lobby (0: no limit; ``None``: the
+    server's ``--turn-time``, for a table stored before the choice existed)."""
 
 
 def database_url(db: str) -> str:
@@ -119,6 +123,9 @@ class Store:
         if "next_id" not in have:
             with self.engine.begin() as conn:
                 conn.execute(text("ALTER TABLE tt_tables ADD COLUMN next_id VARCHAR(32)"))
+        if "turn_time" not in have:
+            with self.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE tt_tables ADD COLUMN turn_time FLOAT"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -133,7 +140,7 @@ class Store:
             id=table.id, game=table.game, preset=table.preset,
             options=json.dumps(table.options), seed=table.seed,
             seats=json.dumps(table.seats), status=table.status, created=table.created,
-            next_id=table.next_id))
+            next_id=table.next_id, turn_time=table.turn_time))
 
     def add_next_table(self, previous_id: str, table: StoredTable) -> None:
         """Store the table of a finished table's next match, and the link to it, in one transaction:
@@ -196,7 +203,7 @@ def _stored(row: Any) -> StoredTable:
     return StoredTable(id=row["id"], game=row["game"], preset=row["preset"],
                        options=json.loads(row["options"]), seed=row["seed"],
                        seats=json.loads(row["seats"]), status=row["status"], created=row["created"],
-                       next_id=row["next_id"])
+                       next_id=row["next_id"], turn_time=row["turn_time"])
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

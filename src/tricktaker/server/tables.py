@@ -37,7 +37,11 @@ LogItem = tuple[str, Any, Any, Any]
 """A line of a table's story: ``("event", seat, text, each seat's view of the bids or None)``,
 ``("trick", winner, None, None)`` or ``("hand", number, dealer, None)``."""
 ABSENT_TIME = 10.0
-"""Seconds an absent person's turn waits, when the server times turns, before a bot plays it."""
+"""The grace of a person whose connection is gone (after they joined): once it is over, the
+``rules`` bot plays each of their turns until they come back.  With a turn time, also the
+most a person who is not connected has for a turn."""
+MAX_TURN_TIME = 600.0
+"""The longest turn time a table may ask for, in seconds."""
 RESTART_GRACE = 20.0
 """Seconds after a restart before anyone at a resumed table counts as absent (a page retries
 with a backoff of up to 8 s)."""
@@ -91,6 +95,10 @@ class Table:
     grace_until: float = 0.0
     """Until then (``time.monotonic``) nobody at a table resumed by a restart counts as
     absent: their browsers reconnect by themselves, and a restart is not their absence."""
+    gone: dict[int, float] = field(default_factory=dict)
+    """Each person seat whose connection is gone after it joined, and since when
+    (``time.monotonic``): after :data:`ABSENT_TIME` a bot plays their turns until they
+    come back.  A seat never joined is not in it: friends open their links in their time."""
     deadline: tuple[int, int, float, bool] | None = None
     """The person's turn being timed: seat, seq, when it runs out (``time.monotonic``), and
     whether they were connected when it was set."""
@@ -216,7 +224,17 @@ class Table:
             "hand_number": state.hand_number,
             "scores": list(state.scores),
             "seq": self.seq,
+            "turn_time": self.stored.turn_time or 0.0,
         }
+
+    def presence_message(self, absent_time: float) -> dict[str, Any]:
+        """Who is connected, and for each seat that is away (gone after it joined) the seconds
+        until a bot plays for it (0: a bot plays its turns now), so everyone sees it."""
+        now = time.monotonic()
+        away: list[float | None] = [None] * len(self.stored.seats)
+        for seat, since in self.gone.items():
+            away[seat] = round(max(0.0, since + absent_time - now), 1)
+        return {"type": "presence", "connected": self.connected(), "away": away}
 
     def state_message(self, seat: int | None, starting: bool = False) -> dict[str, Any]:
         """The ``state`` message for one seat (``None``: a spectator).
@@ -238,7 +256,8 @@ class Table:
             thinking = {"seat": mover, "starting": starting}
         timer = None
         if self.deadline is not None and self.deadline[:2] == (mover, self.seq):
-            timer = {"seat": mover, "seconds": round(max(0.0, self.deadline[2] - time.monotonic()), 1)}
+            timer = {"seat": mover, "seconds": round(max(0.0, self.deadline[2] - time.monotonic()), 1),
+                     "away": not self.deadline[3]}
         return {"type": "state", "seq": self.seq, "observation": state.observation(seat),
                 "legal": legal, "event": event, "over": state.is_over(), "thinking": thinking,
                 "timer": timer}
@@ -338,6 +357,12 @@ class Tables:
                 continue
             self.tables[table.id] = table
             table.grace_until = time.monotonic() + RESTART_GRACE
+            self._default_turn_time(table)
+            # everyone was there before the restart: whoever is not back when the restart's
+            # grace is over counts as gone since then, and a bot plays for them
+            for seat, info in enumerate(stored.seats):
+                if info["kind"] == "human":
+                    table.gone[seat] = table.grace_until - self.absent_time
             self._schedule_bot(table)
         log.info("resumed %d tables", len(self.tables))
 
@@ -356,7 +381,7 @@ class Tables:
         """A new table from a lobby request (docs/server.md); returns it and each seat's token."""
         if not isinstance(request, dict):
             raise TableError("malformed", "a table request is a JSON object")
-        unknown = set(request) - {"game", "preset", "options", "seats"}
+        unknown = set(request) - {"game", "preset", "options", "seats", "turn_time"}
         if unknown:
             raise TableError("malformed",
                              f"unknown field(s) in the table request: {', '.join(sorted(unknown))}")
@@ -372,6 +397,13 @@ class Tables:
         except (OptionError, TypeError, ValueError) as exc:
             raise TableError("bad_request", str(exc)) from None
         seats = self._seats(request.get("seats"), game)
+        turn_time = request.get("turn_time", self.turn_time)
+        if turn_time is None:
+            turn_time = self.turn_time
+        if (not isinstance(turn_time, (int, float)) or isinstance(turn_time, bool)
+                or not 0 <= turn_time <= MAX_TURN_TIME):
+            raise TableError("bad_request",
+                             f"turn_time must be seconds from 0 (no limit) to {MAX_TURN_TIME:g}")
         tokens: list[str | None] = []
         for info in seats:
             token = secrets.token_urlsafe(18) if info["kind"] == "human" else None
@@ -380,7 +412,7 @@ class Tables:
                 info["token_hash"] = token_hash(token)
         stored = StoredTable(id=secrets.token_urlsafe(9), game=game.name, preset=game.preset,
                              options=dict(game.options), seed=random.SystemRandom().randrange(2**31),
-                             seats=seats)
+                             seats=seats, turn_time=float(turn_time))
         await self._in_db(self.store.add_table, stored)
         table = Table.rebuild(stored)
         self.tables[table.id] = table
@@ -405,7 +437,7 @@ class Tables:
             if next_id is None:
                 stored = StoredTable(id=secrets.token_urlsafe(9), game=old.game, preset=old.preset,
                                      options=dict(old.options), seed=random.SystemRandom().randrange(2**31),
-                                     seats=[dict(info) for info in old.seats])
+                                     seats=[dict(info) for info in old.seats], turn_time=old.turn_time)
                 await self._in_db(self.store.add_next_table, old.id, stored)
                 new = Table.rebuild(stored)
                 self.tables[new.id] = new
@@ -446,7 +478,13 @@ class Tables:
         if stored is None:
             raise TableError("no_table", f"no table {table_id!r}")
         table = Table.rebuild(stored)
+        self._default_turn_time(table)
         return self.tables.setdefault(table_id, table) if keep else table
+
+    def _default_turn_time(self, table: Table) -> None:
+        """A table stored before tables chose their turn time gets the server's."""
+        if table.stored.turn_time is None:
+            table.stored.turn_time = self.turn_time
 
     async def exists(self, table_id: str) -> bool:
         """Whether there is a table ``table_id``, open or finished (without replaying it)."""
@@ -475,6 +513,8 @@ class Tables:
         # then repeated), so a move could be refused as stale or a timer misread.
         async with table.lock:
             table.clients[client] = seat
+            if seat is not None:
+                table.gone.pop(seat, None)  # back: the seat is theirs again, no bot plays it
             self._arm_timer(table)  # a person back for their turn gets the whole turn time
             await client.send({"type": "welcome", "seat": seat, "table": table.info()})
             await client.send(table.history_message(seat))
@@ -483,14 +523,23 @@ class Tables:
         return seat
 
     async def leave(self, client: Client, table: Table) -> None:
-        if table.clients.pop(client, None) is not None:
+        if client in table.clients:
+            self._drop(table, client)
             await self._presence(table)
             self._arm_timer(table)  # a person who left on their turn: the shorter absent time
         if not table.clients and table.state.is_over():
             self.tables.pop(table.id, None)  # finished and left: the store keeps it
 
+    @staticmethod
+    def _drop(table: Table, client: Client) -> None:
+        """Take a client off the table; a person whose last connection it was is now gone."""
+        seat = table.clients.pop(client, None)
+        if seat is not None and seat not in table.clients.values():
+            table.gone[seat] = time.monotonic()
+
     async def _presence(self, table: Table) -> None:
-        await self._send_all(table, lambda seat: {"type": "presence", "connected": table.connected()})
+        message = table.presence_message(self.absent_time)
+        await self._send_all(table, lambda seat: message)
 
     async def _send_all(self, table: Table, message: Callable[[int | None], dict[str, Any]]) -> None:
         cache: dict[int | None, dict[str, Any]] = {}
@@ -500,7 +549,7 @@ class Tables:
             try:
                 await client.send(cache[seat])
             except Exception:  # a dead connection: it leaves, the table goes on
-                table.clients.pop(client, None)
+                self._drop(table, client)
 
     # -- play ----------------------------------------------------------------------
 
@@ -565,19 +614,32 @@ class Tables:
         return self.pool.warming > 0 and not self.pool.is_quick(table.stored.seats[seat]["bot"])
 
     def _arm_timer(self, table: Table) -> None:
-        """Time the person whose turn it is (when the server times turns): ``turn_time``, or
-        ``absent_time`` if no connection of theirs is open.  A timer already running for
-        this very turn is kept while its person stays (or stays away); one who leaves gets
-        what is left of the absent time, one who comes back a whole turn time."""
+        """Time the person whose turn it is.  Present: the table's turn time, if it has one.
+        Gone after joining: what is left of their grace (:data:`ABSENT_TIME` from when the
+        connection went), then only the bot delay, so a bot plays each of their turns until
+        they come back.  Never connected: at most ``absent_time`` when the table has a turn
+        time, else they are waited for.  A timer already running for this very turn is kept
+        while its person stays (or stays away); one who leaves gets what is left of the
+        absent time, one who comes back a whole turn time."""
         state = table.state
         seat = state.current_player
-        if (not self.turn_time or seat is None or state.is_over()
-                or table.stored.seats[seat]["kind"] == "bot"):
+        if seat is None or state.is_over() or table.stored.seats[seat]["kind"] == "bot":
             self._disarm(table)
             return
+        turn_time = table.stored.turn_time or 0.0
         now = time.monotonic()
-        present = table.connected()[seat] or now < table.grace_until
-        seconds = self.turn_time if present else min(self.turn_time, self.absent_time)
+        present = table.connected()[seat]
+        seconds: float | None = None
+        if present:
+            seconds = turn_time or None
+        elif seat in table.gone:  # after a restart, gone from the end of the restart's grace
+            seconds = max(table.gone[seat] + self.absent_time - now, self.bot_delay)
+        elif turn_time:
+            present = now < table.grace_until
+            seconds = turn_time if present else min(turn_time, self.absent_time)
+        if seconds is None:
+            self._disarm(table)
+            return
         running = table.timer is not None and not table.timer.done()
         if running and table.deadline is not None and table.deadline[:2] == (seat, table.seq):
             if table.deadline[3] == present:
@@ -608,7 +670,8 @@ class Tables:
             if table.seq != seq:
                 return
             table.timer = None  # so that act() does not cancel this task
-            await self._send_all(table, lambda _who: {"type": "timeout", "seat": seat})
+            away = seat in table.gone
+            await self._send_all(table, lambda _who: {"type": "timeout", "seat": seat, "away": away})
             await self.act(table, seat, action, seq)
         except asyncio.CancelledError:
             raise

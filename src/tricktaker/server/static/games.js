@@ -238,7 +238,7 @@ export function handSummary(prev, c) {
     }
     if (prev.tute != null) lines.push(`<b>${t("tute")}</b>: ${c.sideName(prev.tute)}`);
     if (prev.last_trick != null) lines.push(t("lastTrickBonus", { name: c.sideName(prev.last_trick) }));
-    if (prev.round_winner != null) lines.push(`<b>${t("sideWins", { name: c.sideName(prev.round_winner) })}</b>`);
+    if (prev.round_winner != null) lines.push(`<b>${c.winnerText(prev.round_winner)}</b>`);
   } else if (MARRIAGE_GAMES.has(c.game)) {
     if (prev.trump) lines.push(`${t("trump")}: ${c.suit(prev.trump)}`);
     if (prev.marriages && prev.marriages.length) {

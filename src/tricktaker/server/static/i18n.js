@@ -91,7 +91,6 @@ const en = {
   matchOver: "Match over",
   youWin: "You win!",
   youLose: "You lose.",
-  sideWins: "{name} win",
   backToLobby: "Back to the lobby",
   rematch: "Play again",
   record: "Match record",
@@ -247,6 +246,30 @@ const en = {
   why_first_ace: "The first lead must be an ace.",
   why_marriage_lead: "Lead from the marriage just declared: a card of {suit}.",
   why_not_now: "No card can be played now: first what the status line asks.",
+  why_bid_card: "A 2 or a court card (K, Q, J) may not be a bid card.",
+  // lobby: turn time, table status
+  turnTime: "Time per move",
+  turnTimeHelp: "Off for friends; on for a public table: when a person's time runs out, a bot plays that move.",
+  turnTimeOff: "no limit",
+  secondsN: "{n} s",
+  minutesN: "{n} min",
+  status_playing: "playing",
+  status_over: "over",
+  // away players
+  awayBotIn: "away: a bot plays in {n} s",
+  awayBot: "away: a bot plays",
+  awayPlayed: "{name} is away: a bot played for them.",
+  // winners, a whole sentence per case (no gluing of words)
+  weWin: "We win.",
+  theyWin: "They win.",
+  seatWins: "{name} wins.",
+  pairWins: "Seats {a} & {b} win.",
+  // more errors
+  err_no_table: "There is no such table.",
+  err_storage: "The server could not store the move: try again.",
+  err_too_large: "That message is too large.",
+  err_not_over: "The match is still being played.",
+  err_bad_request: "The server refused the request.",
 };
 
 const fi = {
@@ -307,7 +330,7 @@ const fi = {
   botsStarting: "Botit käynnistyvät: ensimmäinen siirto vie hetken.",
   dealer: "Jakaja",
   declarer: "Pelinviejä",
-  score: "Pisteet",
+  score: "Kokonaispisteet",
   target: "{n} asti",
   tricks: "Tikit",
   tricksN: "Tikit: {n}",
@@ -337,7 +360,6 @@ const fi = {
   matchOver: "Peli päättyi",
   youWin: "Voitit!",
   youLose: "Hävisit.",
-  sideWins: "{name} voittaa",
   backToLobby: "Takaisin aulaan",
   rematch: "Uusi ottelu",
   record: "Pelin tallenne",
@@ -485,6 +507,26 @@ const fi = {
   why_first_ace: "Ensimmäinen lähtö on ässä.",
   why_marriage_lead: "Lähde juuri ilmoitetusta parista: {suit}.",
   why_not_now: "Korttia ei voi pelata nyt: ensin se, mitä tilarivi pyytää.",
+  why_bid_card: "Kakkonen tai kuvakortti (K, Q, J) ei käy tarjouskortiksi.",
+  turnTime: "Aikaa siirtoon",
+  turnTimeHelp: "Pois ystävien kesken; päälle julkisessa pöydässä: kun pelaajan aika loppuu, botti pelaa siirron.",
+  turnTimeOff: "ei rajaa",
+  secondsN: "{n} s",
+  minutesN: "{n} min",
+  status_playing: "käynnissä",
+  status_over: "päättynyt",
+  awayBotIn: "poissa: botti pelaa {n} s kuluttua",
+  awayBot: "poissa: botti pelaa",
+  awayPlayed: "{name} on poissa: botti pelasi hänen puolestaan.",
+  weWin: "Me voitimme.",
+  theyWin: "He voittivat.",
+  seatWins: "{name} voitti.",
+  pairWins: "Paikat {a} ja {b} voittivat.",
+  err_no_table: "Tällaista pöytää ei ole.",
+  err_storage: "Palvelin ei voinut tallentaa siirtoa: yritä uudelleen.",
+  err_too_large: "Viesti on liian suuri.",
+  err_not_over: "Ottelu on vielä kesken.",
+  err_bad_request: "Palvelin hylkäsi pyynnön.",
 };
 
 const es = {
@@ -575,7 +617,6 @@ const es = {
   matchOver: "Fin de la partida",
   youWin: "¡Has ganado!",
   youLose: "Has perdido.",
-  sideWins: "Gana {name}",
   backToLobby: "Volver a la sala",
   rematch: "Otra partida",
   record: "Registro de la partida",
@@ -723,6 +764,26 @@ const es = {
   why_first_ace: "La primera salida debe ser un as.",
   why_marriage_lead: "Sal del matrimonio recién cantado: una carta de {suit}.",
   why_not_now: "Ahora no se puede jugar carta: primero lo que pide la línea de estado.",
+  why_bid_card: "Un 2 o una figura (K, Q, J) no puede ser carta de apuesta.",
+  turnTime: "Tiempo por jugada",
+  turnTimeHelp: "Sin límite entre amigos; con límite en una mesa pública: cuando a alguien se le acaba el tiempo, un bot hace esa jugada.",
+  turnTimeOff: "sin límite",
+  secondsN: "{n} s",
+  minutesN: "{n} min",
+  status_playing: "en juego",
+  status_over: "terminada",
+  awayBotIn: "ausente: un bot juega en {n} s",
+  awayBot: "ausente: juega un bot",
+  awayPlayed: "{name} está ausente: un bot jugó por esa persona.",
+  weWin: "Ganamos nosotros.",
+  theyWin: "Ganan ellos.",
+  seatWins: "Gana {name}.",
+  pairWins: "Ganan los asientos {a} y {b}.",
+  err_no_table: "No existe esa mesa.",
+  err_storage: "El servidor no pudo guardar la jugada: inténtalo de nuevo.",
+  err_too_large: "El mensaje es demasiado grande.",
+  err_not_over: "La partida aún no ha terminado.",
+  err_bad_request: "El servidor rechazó la petición.",
 };
 
 export const LANGS = { en: "English", fi: "Suomi", es: "Español" };
@@ -761,6 +822,25 @@ export function t(key, params = {}) {
   return s.replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
 }
 
+// The lobby's texts of the game catalogue (how to play, presets, options, their
+// values) in Finnish and Spanish; the server's English stays the fallback.
+let catalogueText = { en: {}, fi: {}, es: {} };
+export async function loadCatalogueText() {
+  const res = await fetch("/static/catalogue-i18n.json");
+  if (res.ok) catalogueText = await res.json();
+}
+const catalogue = (part, key) => (catalogueText[lang]?.[part]?.[key] ?? catalogueText.en?.[part]?.[key]);
+/** How to play a game, in the page's language (the server's English text otherwise). */
+export const gameSummary = (game, english) => (lang === "en" ? english : catalogue("summaries", game) ?? english);
+/** A preset's title. */
+export const presetTitle = (name) => catalogue("presets", name) ?? name;
+/** An option's name as people read it. */
+export const optionLabel = (name) => catalogue("labels", name) ?? name.replaceAll("_", " ");
+/** An option's explanation (``game.option``), the server's English otherwise. */
+export const optionDoc = (game, name, english) => (lang === "en" ? english : catalogue("docs", `${game}.${name}`) ?? english);
+/** A named value of an option (numbers stay as they are). */
+export const optionValue = (value) => (typeof value === "string" ? catalogue("values", value) ?? value : String(value));
+
 /** Whether a key exists (for optional game-specific labels). */
 export const has = (key) => key in en;
 
@@ -792,16 +872,18 @@ const REASONS = [
   [/not your turn/, () => t("why_turn")],
   [/^the first lead must be an ace/, () => t("why_first_ace")],
   [/^\S+ \S+ is not possible now: /, () => t("why_not_now")],
+  [/may not be a bid card: 2s and court cards/, () => t("why_bid_card")],
   [/^the lead must come from the marriage just declared: seat \d+ holds the king or queen of (\w+)/,
     (m) => t("why_marriage_lead", { suit: suitWord(m[1]) })],
 ];
 
-/** Translate an engine reason when it matches a known pattern, else keep it as is. */
+/** Translate an engine reason when it matches a known pattern.  One the page does not know
+ * yet is kept as it is in English, and said as a plain refusal in the other languages. */
 export function reason(message) {
   const text = String(message || "").replace(/^seat \d+ cannot \S+ \S+: /, "");
   for (const [re, fn] of REASONS) {
     const m = re.exec(text);
     if (m) return fn(m);
   }
-  return message;
+  return lang === "en" ? message : t("err_illegal");
 }

@@ -1,5 +1,6 @@
 // The lobby: choose a game, its rules and who sits where; list open tables.
-import { t, applyStatic, mountLangSelect, onLangChange } from "./i18n.js";
+import { t, applyStatic, mountLangSelect, onLangChange, loadCatalogueText, gameSummary, presetTitle, optionLabel,
+  optionDoc, optionValue } from "./i18n.js";
 import { normaliseCatalogue, botLabel, saveTableLinks, loadTableLinks, ICON_BOT, ICON_PERSON } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,7 +19,11 @@ const currentGame = () => catalogue.games.find((g) => g.name === $("game").value
 async function loadCatalogue() {
   const res = await fetch("/api/games");
   if (!res.ok) throw new Error(res.statusText);
-  catalogue = normaliseCatalogue(await res.json());
+  const data = await res.json();
+  catalogue = normaliseCatalogue(data);
+  catalogue.turnTime = Number(data.turn_time) || 0;
+  catalogue.maxTurnTime = Number(data.max_turn_time) || 600;
+  renderTurnTime();
   renderGameSelect();
 }
 
@@ -28,6 +33,18 @@ function renderGameSelect() {
   select.replaceChildren(...catalogue.games.map((g) => new Option(g.title, g.name)));
   if (keep && catalogue.games.some((g) => g.name === keep)) select.value = keep;
   renderGameForm();
+}
+
+/** Seconds a person has for a move: off for friends, on for a public table (the server's default first). */
+const TURN_TIMES = [0, 20, 30, 60, 120, 300];
+function renderTurnTime() {
+  const select = $("turn-time");
+  const keep = select.value !== "" ? Number(select.value) : catalogue.turnTime;
+  const times = [...new Set([...TURN_TIMES, catalogue.turnTime])]
+    .filter((s) => s <= catalogue.maxTurnTime).sort((a, b) => a - b);
+  select.replaceChildren(...times.map((s) => new Option(
+    s === 0 ? t("turnTimeOff") : s < 60 ? t("secondsN", { n: s }) : t("minutesN", { n: s / 60 }), String(s))));
+  select.value = String(keep);
 }
 
 /** The option values a preset gives: defaults overridden by the preset's own. */
@@ -46,11 +63,11 @@ function presetOpaque(game) {
 function renderGameForm() {
   const game = currentGame();
   if (!game) return;
-  $("game-help").textContent = game.summary || "";
+  $("game-help").textContent = gameSummary(game.name, game.summary || "");
   $("size").replaceChildren(...game.players.map((n) => new Option(t("playersN", { n }), String(n))));
   const presetSel = $("preset");
   presetSel.replaceChildren(new Option(t("presetNone"), ""),
-    ...game.presets.map((p) => new Option(p.title || p.name, p.name)));
+    ...game.presets.map((p) => new Option(presetTitle(p.name), p.name)));
   applyPreset();
 }
 
@@ -76,7 +93,7 @@ function renderOptions(game, values) {
     if (typeof o.default === "boolean") {
       input = el("input", { type: "checkbox", id, checked: Boolean(v) });
     } else if (Array.isArray(o.choices) && o.choices.length) {
-      input = el("select", { id }, ...o.choices.map((c) => new Option(String(c), String(c))));
+      input = el("select", { id }, ...o.choices.map((c) => new Option(optionValue(c), String(c))));
       input.value = String(v);
     } else if (typeof o.default === "number") {
       input = el("input", { type: "number", id, value: String(v), step: "1" });
@@ -87,10 +104,10 @@ function renderOptions(game, values) {
     }
     input.dataset.testid = `option-${o.name}`;
     input.dataset.option = o.name;
-    const label = el("label", { htmlFor: id, className: "opt-name" }, o.name.replaceAll("_", " "));
+    const label = el("label", { htmlFor: id, className: "opt-name", title: o.name }, optionLabel(o.name));
     return el("div", { className: `opt ${input.type === "checkbox" ? "opt-bool" : ""}` },
       input.type === "checkbox" ? el("span", {}, input, " ", label) : el("span", {}, label, input),
-      o.doc ? el("p", { className: "help" }, o.doc) : null);
+      o.doc ? el("p", { className: "help" }, optionDoc(game.name, o.name, o.doc)) : null);
   });
   $("options").replaceChildren(...rows);
   $("options-box").hidden = rows.length === 0;
@@ -157,6 +174,7 @@ async function createTable(ev) {
     game: game.name,
     preset: $("preset").value || null,
     options: chosenOptions(game),
+    turn_time: Number($("turn-time").value) || 0,
     seats: seatChoices.slice(0, n).map((c) => (c.kind === "human" ? { kind: "human" } : { kind: "bot", bot: c.bot })),
   };
   const button = $("create");
@@ -217,7 +235,7 @@ async function refreshTables() {
     return el("li", { className: "table-row", dataset: { testid: "table-row", table: tb.id } },
       el("div", { className: "tr-main" },
         el("strong", {}, tb.title || gameTitle(tb.game)),
-        el("span", { className: "muted" }, ` ${[hand, scores, tb.status].filter(Boolean).join(" · ")}`)),
+        el("span", { className: "muted" }, ` ${[hand, scores, tb.status ? t(`status_${tb.status}`) : ""].filter(Boolean).join(" · ")}`)),
       el("div", { className: "tr-side" }, seatDots,
         el("span", { className: "muted small" }, people.length === 1 ? t("person1") : people.length ? t("people", { n: people.length }) : ""),
         mine ? el("a", { className: "button", href: mine.link }, t("seatN", { n: mine.seat })) : null,
@@ -234,6 +252,7 @@ function retranslate() {
     $("size").value = size;
     $("preset").value = preset;
     renderSeats();
+    renderTurnTime();
   }
   refreshTables();
 }
@@ -247,6 +266,7 @@ async function main() {
   $("size").addEventListener("change", renderSeats);
   $("create-form").addEventListener("submit", createTable);
   try {
+    await loadCatalogueText().catch(() => {}); // without it, the server's English
     await loadCatalogue();
   } catch (err) {
     console.error(err);

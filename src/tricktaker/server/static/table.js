@@ -111,6 +111,19 @@ function tickClock() {
   clock.textContent = ` · ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   clock.classList.toggle("short", left <= 10);
 }
+
+/** An away seat's label: the seconds until a bot plays for it, then that a bot does. */
+function awayText(seat) {
+  const until = S.away ? S.away[seat] : null;
+  if (until == null) return t("away");
+  const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+  return left > 0 ? t("awayBotIn", { n: left }) : t("awayBot");
+}
+setInterval(() => {
+  for (const label of document.querySelectorAll(".seat .away[data-seat]")) {
+    label.textContent = awayText(Number(label.dataset.seat));
+  }
+}, 1000);
 setInterval(tickClock, 1000);
 
 function setConn(text) {
@@ -140,13 +153,16 @@ function handle(msg) {
       break;
     case "presence":
       S.presence = msg.connected;
+      // Seats gone after joining: when a bot takes over (a moment, counted down here).
+      S.away = (msg.away || []).map((s) => (s == null ? null : Date.now() + s * 1000));
       if (S.obs) renderSeats();
       break;
     case "rematch":
       followRematch(msg.id);
       break;
     case "timeout":
-      showMessage(msg.seat === S.seat ? t("timedOutYou") : t("timedOut", { name: seatName(msg.seat) }), "info");
+      showMessage(msg.seat === S.seat ? t("timedOutYou")
+        : t(msg.away ? "awayPlayed" : "timedOut", { name: seatName(msg.seat) }), "info");
       break;
     case "why":
       S.pendingWhy = false;
@@ -313,6 +329,16 @@ function sideName(side) {
   return t("seatsPair", { a: side, b: side + 2 });
 }
 
+/** Who won, as a whole sentence of the page's language ("We win.", "Ganan ellos."). */
+function winnerText(side) {
+  if (players() === 4) {
+    if (S.seat != null) return t(side === sideOf(S.seat) ? "weWin" : "theyWin");
+    return t("pairWins", { a: side, b: side + 2 });
+  }
+  if (S.seat != null && side === S.seat) return t("youWin");
+  return t("seatWins", { name: seatName(side) });
+}
+
 function perSide(values) {
   // The colon keeps a spectator's "Seats 0 & 2: 5" from reading as one run of numbers.
   return values.map((v, side) => `<span class="side-val">${esc(sideName(side))}: <b>${esc(v)}</b></span>`).join(" · ");
@@ -344,7 +370,7 @@ function cardName(text) {
 
 function ctx() {
   return {
-    t, has, seatName, sideName, perSide,
+    t, has, seatName, sideName, perSide, winnerText,
     card: cardRef,
     cards: (list) => list.map(cardRef).join(" "),
     suit: suitRef,
@@ -516,7 +542,7 @@ function renderSeats() {
     const head = document.createElement("div");
     head.className = "seat-head";
     head.innerHTML = `<span class="seat-name">${esc(seatName(seat))}</span>` +
-      `<span class="seat-meta" title="${esc(t("seatN", { n: seat }))}">${who}${away ? ` <span class="away">${esc(t("away"))}</span>` : ""}</span>` +
+      `<span class="seat-meta" title="${esc(t("seatN", { n: seat }))}">${who}${away ? ` <span class="away" data-testid="away-${seat}" data-seat="${seat}">${esc(awayText(seat))}</span>` : ""}</span>` +
       (tricks ? `<span class="seat-tricks">${esc(tricks)}</span>` : "") +
       seatBadges(o, seat, c).join("");
     box.append(head);
@@ -845,8 +871,7 @@ function renderOver() {
   if (dlg.dataset.closed === "true") return;
   let text = t("matchOver");
   if (o.winner != null) {
-    if (S.seat != null) text = sideOf(S.seat) === o.winner ? t("youWin") : t("youLose");
-    text += ` ${t("sideWins", { name: sideName(o.winner) })}.`;
+    text = S.seat != null ? (sideOf(S.seat) === o.winner ? t("youWin") : t("youLose")) : winnerText(o.winner);
   }
   $("over-winner").textContent = text;
   $("over-detail").innerHTML = `<p>${esc(t("score"))}: ${perSide(o.scores || [])}</p>`;
