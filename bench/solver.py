@@ -96,6 +96,11 @@ def main() -> None:
                         help="hands per other game (default 5; 0 skips them)")
     parser.add_argument("--all-games", action="store_true",
                         help="also Tute habanero and Avomarjapussi (minutes per deal)")
+    parser.add_argument("--nolo-deals", type=int, default=10,
+                        help="full deals solved as Tuppi nolo, every opening lead (default 10; 0 skips)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also time the solver of git revision REV on the same deals (bench/baseline.py; "
+                             "a revision before the native kernels needs `pip install numba`)")
     args = parser.parse_args()
 
     print(f"first call: {first_call_seconds():.2f} s (import and a first solve, in a new process)")
@@ -130,14 +135,66 @@ def main() -> None:
     print(f"trick starts searched: {our_nodes:,} against DDS's {dds_nodes:,} "
           f"({our_nodes / max(dds_nodes, 1):.2f}x)")
 
-    if not args.other_deals:
-        return
+    if args.nolo_deals:
+        nolo = nolo_times(solver, args.nolo_deals, args.cards)
+        nolo_ms = statistics.median(nolo) * 1000
+        rami_ms = statistics.median(ours[: args.nolo_deals]) * 1000
+        print(f"\nTuppi nolo, {args.nolo_deals} deals, every opening lead "
+              "(the leader's side wants few tricks):")
+        print(f"{'tricktaker nolo':40} {nolo_ms:10.2f} ms median   {nolo_ms / rami_ms:.2f}x rami's "
+              f"median on the same deals ({rami_ms:.2f} ms), {nolo_ms / dds_ms:.2f}x DDS's rami median")
+
+    game_ms: dict[str, float] = {}
+    if args.other_deals:
+        game_ms = other_games(args, dds_ms)
+    if args.baseline:
+        compare_with(args, ours, game_ms)
+
+
+def nolo_times(solver: TrickSolver, deals: int, cards: int) -> list[float]:
+    """Seconds per deal to value every opening lead as nolo: the counted side is the leader's opponents."""
+    times = []
+    for seed in range(deals):
+        hands = deal(seed, cards)
+        leader = seed % 4
+        solver.new_search()
+        start = time.perf_counter()
+        solver.card_values(TrickPosition(tuple(hands), CLOCKWISE, (0, 1, 0, 1), leader % 2,
+                                         1 - leader % 2, leader))
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def compare_with(args: argparse.Namespace, ours: list[float], game_ms: dict[str, float]) -> None:
+    """The solver of ``args.baseline`` on the same deals, and this one's time as a ratio of it."""
+    from baseline import measure
+
+    print(f"\nagainst the solver of {args.baseline} on the same deals (this solver's time / that one's):")
+    other = measure(args.baseline, args.deals if args.cards == 13 else 0, args.other_deals, list(game_ms))
+    rami = other["rami"]
+    assert isinstance(rami, list) and isinstance(other["games"], dict)
+    if rami:
+        then_ms = statistics.median(rami) * 1000
+        now_ms = statistics.median(ours) * 1000
+        print(f"{'tuppi rami':40} {now_ms:10.2f} ms median   {then_ms:10.2f} ms then   "
+              f"{now_ms / then_ms:.2f}x")
+    for name, then in other["games"].items():
+        print(f"{name:40} {game_ms[name]:10.2f} ms median   {then * 1000:10.2f} ms then   "
+              f"{game_ms[name] / (then * 1000):.2f}x")
+
+
+def other_games(args: argparse.Namespace, dds_ms: float) -> dict[str, float]:
+    """Full-deal ``tt.solve`` at the first card play of every point game: ms per variant."""
     from tricktaker.solver.points import BENCH_VARIANTS, bench_points
 
     names = [n for n in BENCH_VARIANTS if args.all_games or n not in SLOW_VARIANTS]
     print("\nfull-deal tt.solve at the first card play (median; the first call also allocates the table):")
+    out = {}
     for name, first, median in bench_points(rounds=args.other_deals, variants=names):
-        print(f"{name:40} {median * 1000:10.1f} ms median   (first call {first:.1f} s)")
+        out[name] = median * 1000
+        print(f"{name:40} {median * 1000:10.1f} ms median   {median * 1000 / dds_ms:6.2f}x DDS's Tuppi "
+              f"median   (first call {first:.2f} s)")
+    return out
 
 if __name__ == "__main__":
     main()
