@@ -109,9 +109,10 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
     client address to ``tables_per_minute`` new tables (0: no limit).  A search bot
     thinks ``bot_time`` seconds at most, whatever its spec says, and a spec asking
     for more time, more than ``bot_worlds`` worlds or ``bot_iterations`` iterations
-    is refused (:class:`~.botpool.BotLimits`).  With ``turn_time`` a person who has not
-    moved in that many seconds (``absent_time`` when their connection is gone) has the
-    move played for them by ``rules``.
+    is refused (:class:`~.botpool.BotLimits`).  ``turn_time`` is the turn time of a table
+    that does not choose its own (a person who has not moved in it has the move played for
+    them by ``rules``); ``absent_time`` is the grace of a person whose connection is gone
+    before ``rules`` plays their turns (docs/server.md, *Absent players*).
 
     With ``warm_up`` the bot workers load (or, on a fresh install, compile) the
     solver at start, so the first ``pimc`` bot does not keep a table waiting

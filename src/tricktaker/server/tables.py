@@ -306,9 +306,11 @@ class Tables:
         self.pool = bots
         self.bot_delay = bot_delay
         self.turn_time = turn_time
-        """Seconds a person has for a move before ``rules`` plays it for them (0: no limit)."""
+        """The turn time of a table whose request does not choose one (0: no limit), and of
+        tables stored before tables chose; each table's own is ``stored.turn_time``."""
         self.absent_time = absent_time
-        """With a turn time, the seconds a person whose connection is gone has (at most)."""
+        """The grace of a person gone after joining before a bot plays their turns; with a
+        turn time, also the most a person who is not connected has for a turn."""
         self.tables: dict[str, Table] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="tricktaker-db")
         self._pending: list[tuple[Row, asyncio.Future[None]]] = []
