@@ -42,7 +42,8 @@ class Running:
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = create_app(db=db, workers=workers, bot_delay=bot_delay, rate=rate, burst=burst,
                               warm_up=False, tables_per_minute=tables_per_minute, bot_time=bot_time,
-                              turn_time=turn_time, absent_time=absent_time, pace_gc=pace_gc)
+                              turn_time=turn_time, absent_time=absent_time,
+                              **({"pace_gc": True} if pace_gc else {}))  # only asked: it acts on the process
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=4 * MAX_MESSAGE, lifespan="on")
         self.server = uvicorn.Server(config)
