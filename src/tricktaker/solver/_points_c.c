@@ -1233,13 +1233,13 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     if (check_row(x, 0) < 0) goto fail;
     x->tmask = (u64)tk_rows - 1;
     {
-        /* A small search uses the start of the table only: its entries stay in the caches. */
+        /* A small search uses the start of the table only: its entries stay in the caches.  Only
+         * once the stock is out: with a stock to draw from, few cards can still mean a deep search */
         i64 held = 0;
         for (int seat = 0; seat < 4; seat++) held |= x->S[seat];
-        i64 cards = popcount(held) + stock_left(x, 0);
-        int bits = 11 + (int)(cards - 16) / 2;
+        int bits = 11 + (popcount(held) - 16) / 2;
         if (bits < 12) bits = 12;
-        if (bits < 62 && ((u64)1 << bits) - 1 < x->tmask) x->tmask = ((u64)1 << bits) - 1;
+        if (stock_left(x, 0) == 0 && ((u64)1 << bits) - 1 < x->tmask) x->tmask = ((u64)1 << bits) - 1;
     }
     derive(x);
     x->gen = stats[S_GEN];
