@@ -1,0 +1,85 @@
+"""How long ``tt.solve`` takes on the worlds a PIMC bot solves, by cards left to play: the data
+behind ``bots.pimc.SOLVE_CARDS``.
+
+For every game and variant, seeded hands are played by the ``rules`` bot; at each card play
+(no stock left) a world is sampled from the mover's view, exactly as ``pimc`` samples one,
+and solved under a time limit.  Printed per game: the median and the 90th percentile of the
+solve time at each number of cards the mover has still to play, with the share of worlds
+that hit the limit, and the size ``SOLVE_CARDS`` now gives the game.
+
+``pimc`` values 24 worlds a decision by default and should decide in about a second, so a
+size is affordable when its median solve is at most about 40 ms and its slow worlds
+(the 90th percentile) stay within a few hundred milliseconds.
+
+Run:  python bench/solve_cards.py [--hands 6] [--limit 2.0] [--games tuppi,tute-pairs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import defaultdict
+
+import tricktaker as tt
+from tricktaker.bots import make_bot, view_of
+from tricktaker.bots.pimc import SOLVE_CARDS, cards_to_play
+from tricktaker.solver import SolveError, SolveTimeout, solve
+from tricktaker.solver.points import BENCH_VARIANTS
+
+GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS}
+
+
+def solve_times(name: str, options: dict[str, object], hands: int,
+                limit: float) -> dict[int, list[float | None]]:
+    """Seconds per world solve by cards left to the mover (None: over ``limit``)."""
+    game = tt.new_game(name, **options)  # type: ignore[arg-type]
+    times: dict[int, list[float | None]] = defaultdict(list)
+    for seed in range(hands):
+        state = game.new_hand(seed=seed, dealer=seed % game.num_players)
+        bots = [make_bot("rules", seed=seed * 8 + seat) for seat in range(game.num_players)]
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = state.current_player
+            assert seat is not None
+            view = view_of(state, seat)
+            observation = view.observation
+            if observation.get("phase") == "play" and not observation.get("stock_size"):
+                world = view.sample_world(rng)
+                started = time.perf_counter()
+                try:
+                    solve(world, time_limit=limit)
+                    spent: float | None = time.perf_counter() - started
+                except SolveTimeout:
+                    spent = None
+                except SolveError:
+                    spent = -1.0
+                if spent != -1.0:
+                    times[cards_to_play(observation, seat)].append(spent)
+            state.apply(bots[seat].act(view))
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=6, help="seeded hands per game (default 6)")
+    parser.add_argument("--limit", type=float, default=2.0, help="seconds before a solve counts as too slow")
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated (default: all)")
+    args = parser.parse_args()
+    for key in args.games.split(","):
+        name, options = GAMES[key]
+        times = solve_times(name, options, args.hands, args.limit)
+        print(f"\n{key} (SOLVE_CARDS {SOLVE_CARDS.get(name)}): cards left, worlds, median ms, "
+              "90th percentile ms, over the limit")
+        for cards in sorted(times, reverse=True):
+            spent = sorted(float("inf") if t is None else t for t in times[cards])
+            over = sum(t is None for t in times[cards])
+            print(f"  {cards:3d} {len(spent):6d} {_ms(spent[len(spent) // 2])} "
+                  f"{_ms(spent[min(len(spent) - 1, int(0.9 * len(spent)))])}   {over}")
+
+
+def _ms(seconds: float) -> str:
+    return "   limit" if seconds == float("inf") else f"{seconds * 1000:8.1f}"
+
+if __name__ == "__main__":
+    main()
