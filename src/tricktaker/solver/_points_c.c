@@ -1234,10 +1234,9 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     x->tmask = (u64)tk_rows - 1;
     {
         /* A small search uses the start of the table only: its entries stay in the caches.  Only
-         * once the stock is out: with a stock to draw from, few cards can still mean a deep search */
-        i64 held = 0;
-        for (int seat = 0; seat < 4; seat++) held |= x->S[seat];
-        int bits = 11 + (popcount(held) - 16) / 2;
+         * once the stock is out (with a stock to draw from, few cards can still mean a deep
+         * search), and one bit per live card (face-down ones included): 2**13 entries for 16. */
+        int bits = 13 + popcount(x->R[R_DECK] & ~x->S[F_GONE]) - 16;
         if (bits < 12) bits = 12;
         if (stock_left(x, 0) == 0 && ((u64)1 << bits) - 1 < x->tmask) x->tmask = ((u64)1 << bits) - 1;
     }
