@@ -54,17 +54,27 @@ class _Spy(Bot):
 
 def test_a_normal_bot_gets_its_seats_view_never_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """Seated against the oracle, a normal bot still receives only Views holding its own cards."""
+    import tricktaker.arena.deals as deals
+
     monkeypatch.setitem(BOTS, "spy", _Spy)
     monkeypatch.setattr(_Spy, "seen", [])
+    truth: dict[int, dict[str, Any]] = {}  # id(view) -> the seat's own observation of the real state
+    real_view_of = deals.view_of
+
+    def recording_view_of(state: State, seat: int) -> View:
+        view = real_view_of(state, seat)
+        truth[id(view)] = state.observation(seat)
+        return view
+
+    monkeypatch.setattr(deals, "view_of", recording_view_of)
     config = ArenaConfig("tute", ("spy", "oracle:max_candidates=2"), deals=1)
     play_deal(config, 0)
     assert _Spy.seen
     for view in _Spy.seen:
         assert type(view) is View and not isinstance(view, State)
-        hand = view.observation["hand"]
-        others = [k for k in view.observation if k in ("hands", "deal")]
-        assert not others, f"a view holds every hand: {others}"
-        assert len(hand) <= 10  # its own hand, not the deal
+        # exactly its seat's observation (which the no-leak tests hold to the seat's knowledge)
+        assert view.observation == truth[id(view)]
+        assert view.observation["seat"] == view.seat
 
 
 def test_the_oracle_refuses_to_play_from_a_view() -> None:
