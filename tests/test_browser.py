@@ -839,3 +839,17 @@ def test_an_away_person_is_shown_to_all_a_bot_plays_for_them_and_they_reclaim_th
         held = server_seq(srv, table_id)
         time.sleep(3)  # beyond the grace: the seat is the person's again
         assert server_seq(srv, table_id) == held and is_my_turn(back)
+
+
+def test_the_lobby_tells_the_servers_refusal_in_the_persons_language(
+        tmp_path: Path, new_page: NewPage) -> None:
+    """A refused table request has a code and its parameters; the lobby says it in Spanish
+    (before, the server's English sentence)."""
+    with running(str(tmp_path / "t.db"), tables_per_minute=2) as srv:
+        srv.create()
+        srv.create()  # the same address as the browser's: its bucket is empty now
+        page = new_page()
+        page.add_init_script("localStorage.setItem('tricktaker:lang', 'es')")
+        page.goto(srv.url + "/")
+        page.get_by_test_id("create-table").click()
+        expect(page.locator("#create-error")).to_contain_text("Como mucho 2 mesas nuevas por minuto")

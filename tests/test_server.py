@@ -1114,6 +1114,7 @@ def test_one_address_may_create_only_so_many_tables_a_minute(tmp_path: Path) -> 
         body = {"game": "tuppi", "seats": [{"kind": "human"}] * 4}
         refused = srv.http.post("/api/tables", json=body)
         assert refused.status_code == 429 and "3 new tables a minute" in refused.json()["error"]
+        assert refused.json()["code"] == "rate_limited" and refused.json()["limit"] == 3  # for the lobby
         assert len(srv.http.get("/api/tables").json()["tables"]) == 3
 
 
@@ -1209,12 +1210,17 @@ def test_every_text_of_the_pages_has_a_finnish_and_a_spanish_version() -> None:
     codes = set()
     for path in (server / "tables.py", server / "app.py"):
         codes |= set(re.findall(r'(?:TableError|error)\(\s*"(\w+)"', path.read_text()))
+    assert "rate_limited" in codes  # the lobby's refusals have codes too (http_error)
     assert {"no_table", "storage", "too_large", "not_over", "flood", "stale"} <= codes
     needed = used | {f"err_{code}" for code in codes} | {"status_playing", "status_over"}
     assert needed <= tables["en"], sorted(needed - tables["en"])
     for lang in ("fi", "es"):
         missing = (tables["en"] | needed) - tables[lang]
         assert not missing, f"{lang} lacks {sorted(missing)}"
+    source = (STATIC / "i18n.js").read_text()
+    finnish = source[source.index("const fi = {"):source.index("const es = {")]
+    score, points = (re.search(rf'^  {key}: "([^"]*)"', finnish, re.M) for key in ("score", "points"))
+    assert score and points and score.group(1) != points.group(1)  # once "Pisteet" twice in one result
 
 
 def test_every_game_option_and_preset_is_told_in_three_languages() -> None:

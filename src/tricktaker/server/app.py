@@ -98,6 +98,12 @@ def error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
+def http_error(code: str, message: str, status: int, **params: Any) -> JSONResponse:
+    """A refused HTTP request: the English ``error`` for the API, and a ``code`` (with any
+    ``params``) that the lobby tells in the person's language."""
+    return JSONResponse({"error": message, "code": code, **params}, status)
+
+
 def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0.6,
                rate: float = RATE, burst: int = BURST, warm_up: bool = True,
                tables_per_minute: int = TABLES_PER_MINUTE, bot_time: float = 3.0,
@@ -167,19 +173,19 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
                 creators.clear()
             bucket = creators.setdefault(address, RateLimit(tables_per_minute / 60, tables_per_minute))
             if not bucket.allow():
-                return JSONResponse({"error": f"at most {tables_per_minute} new tables a minute "
-                                              "from one address: try again soon"}, 429)
+                return http_error("rate_limited", f"at most {tables_per_minute} new tables a minute "
+                                  "from one address: try again soon", 429, limit=tables_per_minute)
         body = await request.body()
         if len(body) > MAX_BODY:
-            return JSONResponse({"error": f"a table request is at most {MAX_BODY} bytes"}, 413)
+            return http_error("too_large", f"a table request is at most {MAX_BODY} bytes", 413)
         try:
             payload = json.loads(body)
         except (ValueError, RecursionError):  # RecursionError: nested deeper than any real request
-            return JSONResponse({"error": "the body is not JSON (or is nested too deep)"}, 400)
+            return http_error("malformed", "the body is not JSON (or is nested too deep)", 400)
         try:
             table, tokens = await tables(request).create(payload)
         except TableError as exc:
-            return JSONResponse({"error": str(exc)}, 400)
+            return http_error(exc.code, str(exc), 400)
         seats: list[dict[str, Any]] = []
         for seat, (info, token) in enumerate(zip(table.stored.seats, tokens, strict=True)):
             entry: dict[str, Any] = {"seat": seat, "kind": info["kind"]}
@@ -194,13 +200,13 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         try:
             return JSONResponse((await tables(request).find(request.path_params["id"], keep=False)).info())
         except TableError as exc:
-            return JSONResponse({"error": str(exc)}, 404)
+            return http_error(exc.code, str(exc), 404)
 
     async def record(request: Request) -> Response:
         try:
             text = await tables(request).finished_record(request.path_params["id"])
         except TableError as exc:
-            return JSONResponse({"error": str(exc)}, 404 if exc.code == "no_table" else 403)
+            return http_error(exc.code, str(exc), 404 if exc.code == "no_table" else 403)
         return Response(text, media_type="application/json")
 
     async def socket(websocket: WebSocket) -> None:

@@ -270,6 +270,7 @@ const en = {
   err_too_large: "That message is too large.",
   err_not_over: "The match is still being played.",
   err_bad_request: "The server refused the request.",
+  err_rate_limited: "At most {limit} new tables a minute from one place: try again soon.",
 };
 
 const fi = {
@@ -527,6 +528,7 @@ const fi = {
   err_too_large: "Viesti on liian suuri.",
   err_not_over: "Ottelu on vielä kesken.",
   err_bad_request: "Palvelin hylkäsi pyynnön.",
+  err_rate_limited: "Samasta paikasta voi luoda enintään {limit} pöytää minuutissa: yritä hetken päästä uudelleen.",
 };
 
 const es = {
@@ -784,6 +786,7 @@ const es = {
   err_too_large: "El mensaje es demasiado grande.",
   err_not_over: "La partida aún no ha terminado.",
   err_bad_request: "El servidor rechazó la petición.",
+  err_rate_limited: "Como mucho {limit} mesas nuevas por minuto desde el mismo sitio: inténtalo de nuevo en un momento.",
 };
 
 export const LANGS = { en: "English", fi: "Suomi", es: "Español" };

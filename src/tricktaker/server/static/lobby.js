@@ -1,5 +1,5 @@
 // The lobby: choose a game, its rules and who sits where; list open tables.
-import { t, applyStatic, mountLangSelect, onLangChange, loadCatalogueText, gameSummary, presetTitle, optionLabel,
+import { t, has, applyStatic, mountLangSelect, onLangChange, loadCatalogueText, gameSummary, presetTitle, optionLabel,
   optionDoc, optionValue } from "./i18n.js";
 import { normaliseCatalogue, botLabel, saveTableLinks, loadTableLinks, ICON_BOT, ICON_PERSON } from "./common.js";
 
@@ -186,7 +186,13 @@ async function createTable(ev) {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
     const data = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(data.error || res.statusText);
+    if (!res.ok) {
+      // The server's refusal in the person's language; the English detail of a bad request
+      // (an option out of range, a bot spec) is kept after it.
+      const told = data.code && has(`err_${data.code}`) ? t(`err_${data.code}`, data) : "";
+      throw new Error(told ? (data.code === "bad_request" ? `${told} (${data.error})` : told)
+        : data.error || res.statusText);
+    }
     localStorage.setItem("tricktaker:lastGame", game.name);
     const humans = (data.seats || []).filter((s) => s.link);
     // The creator takes the first person's seat; the other links are kept for sharing.
