@@ -620,7 +620,8 @@ class Tables:
         Gone after joining: what is left of their grace (:data:`ABSENT_TIME` from when the
         connection went), then only the bot delay, so a bot plays each of their turns until
         they come back.  Never connected: at most ``absent_time`` when the table has a turn
-        time, else they are waited for.  A timer already running for this very turn is kept
+        time, else they are waited for.  Nobody plays for an absent person while no other
+        person is connected: nobody is held up, and the match is theirs to finish.  A timer already running for this very turn is kept
         while its person stays (or stays away); one who leaves gets what is left of the
         absent time, one who comes back a whole turn time."""
         state = table.state
@@ -630,10 +631,17 @@ class Tables:
             return
         turn_time = table.stored.turn_time or 0.0
         now = time.monotonic()
-        present = table.connected()[seat]
+        connected = table.connected()
+        present = connected[seat]
+        # an absent person's turn is only played for them when another person is there,
+        # held up: a table everyone has left waits for them rather than play itself out
+        waiting = any(connected[other] for other, info in enumerate(table.stored.seats)
+                      if info["kind"] == "human" and other != seat)
         seconds: float | None = None
         if present:
             seconds = turn_time or None
+        elif not waiting:
+            seconds = None
         elif seat in table.gone:  # after a restart, gone from the end of the restart's grace
             seconds = max(table.gone[seat] + self.absent_time - now, self.bot_delay)
         elif turn_time:
