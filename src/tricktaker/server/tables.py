@@ -621,9 +621,10 @@ class Tables:
         connection went), then only the bot delay, so a bot plays each of their turns until
         they come back.  Never connected: at most ``absent_time`` when the table has a turn
         time, else they are waited for.  Nobody plays for an absent person while no other
-        person is connected: nobody is held up, and the match is theirs to finish.  A timer already running for this very turn is kept
-        while its person stays (or stays away); one who leaves gets what is left of the
-        absent time, one who comes back a whole turn time."""
+        person is connected: nobody is held up, and the match is theirs to finish.  A timer
+        already running for this very turn is kept while its person stays (or stays away);
+        one who leaves gets what is left of the absent time, one who comes back a whole turn
+        time."""
         state = table.state
         seat = state.current_player
         if seat is None or state.is_over() or table.stored.seats[seat]["kind"] == "bot":
