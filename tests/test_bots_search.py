@@ -8,6 +8,7 @@ should, and take only what a view gives them.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from bot_helpers import play_match
@@ -79,9 +80,9 @@ def test_pimc_solves_small_card_play_and_rolls_out_the_rest(monkeypatch: pytest.
 
     calls = []
 
-    def counting_solve(state: tt.State) -> object:
+    def counting_solve(state: tt.State, time_limit: float | None = None) -> object:
         calls.append(len(state.hand(state.current_player)))  # type: ignore[attr-defined]
-        return real_solve(state)
+        return real_solve(state, time_limit=time_limit)
 
     real_solve = solver.solve
     monkeypatch.setattr(solver, "solve", counting_solve)
@@ -94,6 +95,35 @@ def test_pimc_solves_small_card_play_and_rolls_out_the_rest(monkeypatch: pytest.
     assert calls, "the solver was never used"
     assert max(calls) <= 5
     assert len(calls) >= 2 * 4  # at least two worlds at four decisions with a choice
+
+
+def test_pimc_with_a_time_budget_bounds_each_solve_and_still_decides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``time`` budget is every solve's time limit: a world whose solve would overrun it is left
+    out, so a deep world cannot hold a decision up (here every solve overruns)."""
+    import tricktaker.solver as solver
+    from tricktaker.solver import SolveTimeout
+
+    limits: list[float | None] = []
+
+    def overrunning_solve(state: tt.State, time_limit: float | None = None) -> object:
+        limits.append(time_limit)
+        raise SolveTimeout("too deep")
+
+    monkeypatch.setattr(solver, "solve", overrunning_solve)
+    state = tt.new_game("tute").new_hand(seed=2)
+    while True:
+        observation = state.observation(state.current_player)  # type: ignore[arg-type]
+        if observation["phase"] == "play" and len(observation["hand"]) <= 4 \
+                and len(state.legal_actions()) > 1:
+            break
+        state.apply(state.legal_actions()[0])
+    view = view_of(state, state.current_player)  # type: ignore[arg-type]
+    bot = PimcBot(seed=1, worlds=5, time=0.5)
+    started = time.perf_counter()
+    action = bot.act(view)
+    assert time.perf_counter() - started < 0.5
+    assert limits and all(limit is not None and 0 < limit <= 0.5 for limit in limits)
+    assert action in view.legal_actions
 
 
 def test_ismcts_decides_in_bidding_exchange_and_play() -> None:

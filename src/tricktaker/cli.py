@@ -31,7 +31,6 @@ import argparse
 import json
 import random
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -48,8 +47,7 @@ from rich.text import Text
 
 import tricktaker as tt
 
-from .bots import BOTS, DEFAULT_BOT, Bot, Oracle, PimcBot, make_bot, parse_bot, view_of
-from .bots.pimc import warm_up
+from .bots import BOTS, DEFAULT_BOT, Bot, Oracle, make_bot, parse_bot, view_of
 from .engine import JSON, Game, OptionError, State
 from .record import RecordError
 from .tui import SCREENS, PlaySession, screen_class
@@ -167,9 +165,6 @@ def cmd_play(args: argparse.Namespace, out: Console, err: Console) -> int:
     others = [(args.seat + k) % n for k in range(1, n)]
     names = _bot_names(args.bots, len(others))
     bots = {seat: make_bot(name, seed=seed * 10 + seat) for seat, name in zip(others, names, strict=True)}
-    if any(isinstance(bot, PimcBot) for bot in bots.values()):
-        # The solver compiles on its first use on a machine: let that happen while the person plays.
-        threading.Thread(target=warm_up, args=(game,), daemon=True).start()
     state = game.new_match(seed=seed)
     save = Path(args.save) if args.save else None
     if save is not None and not save.parent.is_dir():

@@ -26,7 +26,9 @@ are narrowed to ``max_candidates``: the rules policy's choice and a seeded
 sample of the rest.
 
 Deterministic given ``seed`` when the ``worlds`` budget binds; a ``time``
-budget stops sampling early at the cost of that.
+budget stops sampling early at the cost of that, and also bounds each solve
+(``tt.solve``'s ``time_limit``): a world whose solve would overrun the budget
+is left out, so a rare deep world never holds the decision up.
 """
 
 from __future__ import annotations
@@ -51,19 +53,21 @@ weighted by how likely each makes the other players' actions under the rules mod
 __all__ = ["INFERENCES", "SOLVE_CARDS", "PimcBot", "answered_no", "candidates", "cards_to_play", "warm_up"]
 
 SOLVE_CARDS: dict[str, int] = {
-    "tuppi": 9,
-    "tute": 8,
-    "marjapussi": 7,
+    "tuppi": 10,
+    "tute": 9,
+    "marjapussi": 8,
     "bondtolva": 6,
-    "avomarjapussi": 6,
-    "huutopussi": 8,
+    "avomarjapussi": 12,
+    "huutopussi": 9,
 }
 """Per game, the most cards still to play (:func:`cards_to_play`) at which a world is solved.
 
-Measured (docs/bots.md): at these sizes a typical solve takes milliseconds to
-a few tens of milliseconds, and one more card multiplies that by five to
-fifty.  While a stock lasts (two-player Tute and Bondtolva) worlds are not
-solved at all: the unknown order of the stock makes them far deeper.
+Measured with ``bench/solve_cards.py`` on the worlds this bot samples (docs/bots.md): at
+these sizes the median solve takes under 25 ms and nine in ten under about 100 ms, and one
+card more multiplies the slow ones by five to ten.  Huutopussi for four, Bondtolva and Tute
+habanero's play after the stock are solved from their first card; Avomarjapussi counts its
+rows.  While a stock lasts (two-player Tute and Bondtolva) worlds are not solved at all: the
+unknown order of the stock makes them far deeper.
 """
 
 
@@ -102,11 +106,12 @@ def answered_no(view: View) -> set[str]:
 
 
 def warm_up(game: Game, seed: int = 0) -> None:
-    """Solve one small endgame of ``game``, so that the solver is compiled (or loaded) before it is needed.
+    """Solve one small endgame of ``game``, so that the solver's tables are allocated before a bot
+    needs them.
 
-    The first solve in a fresh install compiles the search, which takes tens
-    of seconds; a front end calls this in a background thread while the
-    person makes the first decisions of the hand.
+    The searches are compiled when the package is installed, so this costs only the first
+    touch of the tables (a few hundred milliseconds at most); the bot workers of ``tricktaker
+    serve`` call it as they start, so the first bot decision of a table does not pay it.
     """
     from ..solver import solve
 
@@ -205,10 +210,14 @@ class PimcBot(Bot):
         solved: dict[int, dict[Action, int]] = {}  # a world drawn twice by weight is solved once
         for world in worlds:
             if solving:
-                from ..solver import solve
+                from ..solver import SolveTimeout, solve
 
                 if id(world) not in solved:
-                    solved[id(world)] = solve(world).values
+                    limit = None if deadline is None else max(deadline - clock.perf_counter(), 1e-3)
+                    try:
+                        solved[id(world)] = solve(world, time_limit=limit).values
+                    except SolveTimeout:
+                        break  # the budget is spent (no world solved: the rules choice, tied first)
                 values = solved[id(world)]
                 for action in choices:
                     scores[action].append(values[action])
