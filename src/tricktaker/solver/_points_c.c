@@ -1193,6 +1193,17 @@ static int stack_args(Ctx *x, Bufs *b, PyObject *S, PyObject *M, PyObject *SC, P
     return 0;
 }
 
+/* A fresh context and no buffers held yet, for a call at row d of the stack (checked). */
+static int row_call(Ctx *x, Bufs *b, Py_ssize_t d) {
+    memset(x, 0, sizeof *x);
+    b->n = 0;
+    if (d < 0 || d >= MAX_DEPTH * 4) {
+        PyErr_SetString(PyExc_ValueError, "d out of range");
+        return -1;
+    }
+    return 0;
+}
+
 /* -- the module's functions ----------------------------------------------------------------- */
 
 PyDoc_STRVAR(root_values_doc,
@@ -1276,14 +1287,9 @@ static PyObject *py_gen_moves(PyObject *self, PyObject *args) {
                           &first, &root))
         return NULL;
     Ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
     Ctx *x = &ctx;
     Bufs b;
-    b.n = 0;
-    if (d < 0 || d >= MAX_DEPTH * 4) {
-        PyErr_SetString(PyExc_ValueError, "d out of range");
-        return NULL;
-    }
+    if (row_call(x, &b, d) < 0) return NULL;
     if (!(x->R = arg(&b, oR, 8, "rules", R_SIZE, 0, NULL))) goto fail;
     if (!(x->C = arg(&b, oC, 8, "cards", C_ROWS, C_COLS, NULL))) goto fail;
     if (!(x->SD = arg(&b, oSD, 8, "suits", SD_ROWS, 4, NULL))) goto fail;
@@ -1322,14 +1328,9 @@ static PyObject *py_apply(PyObject *self, PyObject *args) {
     long long mv;
     if (!PyArg_ParseTuple(args, "OnLOOOO:apply", &oS, &d, &mv, &oR, &oC, &oSD, &oST)) return NULL;
     Ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
     Ctx *x = &ctx;
     Bufs b;
-    b.n = 0;
-    if (d < 0 || d >= MAX_DEPTH * 4) {
-        PyErr_SetString(PyExc_ValueError, "d out of range");
-        return NULL;
-    }
+    if (row_call(x, &b, d) < 0) return NULL;
     if (mv < 0 || mv > MV_PASS) {
         PyErr_SetString(PyExc_ValueError, "not a move code");
         return NULL;

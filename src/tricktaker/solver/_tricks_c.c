@@ -1150,6 +1150,111 @@ static int check_position(const i64 *hands, const i64 *order, i64 tsize, i64 lea
     return 0;
 }
 
+/* The position arguments search() and card_values() share, parsed and checked.  The buffers
+ * stay held from a successful parse_position() until position_release(); the search reads the
+ * copies of the small arrays, since the caller's may change meanwhile. */
+typedef struct {
+    Py_buffer views[5];
+    int nv;
+    i64 tsize, maxside, counted, leader, pos, lead_suit, best, best_seat, table;
+    i64 extra[2]; /* the caller's own ints, from args[12] on */
+    double time_left;
+    int signals;
+    i64 *tt, *stats;
+    i64 hands[4], order[16], side[4];
+} Position;
+
+static void position_release(Position *P) {
+    release(P->views, P->nv);
+    P->nv = 0;
+}
+
+/* args as for search(): hands, order, tsize, side, maxside, counted, leader, pos, lead_suit,
+ * best, best_seat, table, then nextra ints named extra_names (checked by check_extra once
+ * time_left and signals are read), then tt, stats, time_left, signals. */
+static int parse_position(PyObject *const *args, int nextra, const char *const *extra_names,
+                          int (*check_extra)(const i64 *extra), Position *P) {
+    memset(P, 0, sizeof *P);
+    if (get_int(args[2], &P->tsize, "tsize") < 0 || get_int(args[4], &P->maxside, "maxside") < 0 ||
+        get_int(args[5], &P->counted, "counted") < 0 || get_int(args[6], &P->leader, "leader") < 0 ||
+        get_int(args[7], &P->pos, "pos") < 0 || get_int(args[8], &P->lead_suit, "lead_suit") < 0 ||
+        get_int(args[9], &P->best, "best") < 0 || get_int(args[10], &P->best_seat, "best_seat") < 0 ||
+        get_int(args[11], &P->table, "table") < 0)
+        return -1;
+    for (int i = 0; i < nextra; i++)
+        if (get_int(args[12 + i], &P->extra[i], extra_names[i]) < 0) return -1;
+    int tail = 12 + nextra; /* tt, stats, time_left, signals */
+    P->time_left = PyFloat_AsDouble(args[tail + 2]);
+    if (P->time_left == -1.0 && PyErr_Occurred()) return -1;
+    P->signals = PyObject_IsTrue(args[tail + 3]);
+    if (P->signals < 0) return -1;
+    if (check_extra(P->extra) < 0) return -1;
+    const struct {
+        int arg;
+        Py_ssize_t items;
+        const char *name;
+    } bufs[5] = {
+        {0, 4, "hands"}, {1, 16, "order"}, {3, 4, "side"},
+        {tail, TT_ROWS * TT_COLS, "tt"}, {tail + 1, STATS_SIZE, "stats"},
+    };
+    for (; P->nv < 5; P->nv++)
+        if (get_i64(args[bufs[P->nv].arg], &P->views[P->nv], bufs[P->nv].items, bufs[P->nv].name) < 0)
+            goto fail;
+    i64 *hands = P->views[0].buf, *order = P->views[1].buf, *side = P->views[2].buf;
+    P->tt = P->views[3].buf;
+    P->stats = P->views[4].buf;
+    if (check_position(hands, order, P->tsize, P->leader, P->pos, P->lead_suit, P->best_seat) < 0) goto fail;
+    if ((P->table | P->best) < 0) {
+        PyErr_SetString(PyExc_ValueError, "cards never use bit 63");
+        goto fail;
+    }
+    memcpy(P->hands, hands, sizeof P->hands);
+    memcpy(P->order, order, sizeof P->order);
+    memcpy(P->side, side, sizeof P->side);
+    return 0;
+fail:
+    position_release(P);
+    return -1;
+}
+
+/* A Search over P's copies and table (NULL with MemoryError). */
+static Search *position_search(Position *P) {
+    Search *S = PyMem_RawMalloc(sizeof(Search));
+    if (!S) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    S->order = P->order;
+    S->side = P->side;
+    S->tsize = (int)P->tsize;
+    S->maxside = P->maxside;
+    S->counted = P->counted;
+    S->gen = P->stats[GENERATION];
+    S->tt = P->tt;
+    return S;
+}
+
+static PyObject *no_play(void) {
+    PyErr_SetString(PyExc_ValueError, "the search reached a seat with no card to play: the orders are no play");
+    return NULL;
+}
+
+static int check_won_target(const i64 *extra) {
+    if (extra[0] < -64 || extra[0] > 64 || extra[1] < -64 || extra[1] > 64) {
+        PyErr_SetString(PyExc_ValueError, "won and target must be trick counts");
+        return -1;
+    }
+    return 0;
+}
+
+static int check_cap(const i64 *extra) {
+    if (extra[0] < 0 || extra[0] > 64) {
+        PyErr_SetString(PyExc_ValueError, "cap must be a trick count");
+        return -1;
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(search_doc,
 "search(hands, order, tsize, side, maxside, counted, leader, pos, lead_suit, best, best_seat,\n"
 "       table, won, target, tt, stats, time_left, signals) -> (made, relevant)\n\n"
@@ -1163,81 +1268,30 @@ PyDoc_STRVAR(search_doc,
 static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (check_nargs("search", nargs, 18, 18) < 0) return NULL;
-    Py_buffer views[5];
-    int nv = 0;
-    i64 tsize = 0, maxside = 0, counted = 0, leader = 0, pos = 0, lead_suit = 0, best = 0, best_seat = 0,
-        table = 0, won = 0, target = 0;
-    if (get_int(args[2], &tsize, "tsize") < 0 || get_int(args[4], &maxside, "maxside") < 0 ||
-        get_int(args[5], &counted, "counted") < 0 || get_int(args[6], &leader, "leader") < 0 ||
-        get_int(args[7], &pos, "pos") < 0 || get_int(args[8], &lead_suit, "lead_suit") < 0 ||
-        get_int(args[9], &best, "best") < 0 || get_int(args[10], &best_seat, "best_seat") < 0 ||
-        get_int(args[11], &table, "table") < 0 || get_int(args[12], &won, "won") < 0 ||
-        get_int(args[13], &target, "target") < 0)
-        return NULL;
-    double time_left = PyFloat_AsDouble(args[16]);
-    if (time_left == -1.0 && PyErr_Occurred()) return NULL;
-    int signals = PyObject_IsTrue(args[17]);
-    if (signals < 0) return NULL;
-    if (won < -64 || won > 64 || target < -64 || target > 64) {
-        PyErr_SetString(PyExc_ValueError, "won and target must be trick counts");
-        return NULL;
-    }
-    if (get_i64(args[0], &views[nv], 4, "hands") < 0) goto fail;
-    nv++;
-    if (get_i64(args[1], &views[nv], 16, "order") < 0) goto fail;
-    nv++;
-    if (get_i64(args[3], &views[nv], 4, "side") < 0) goto fail;
-    nv++;
-    if (get_i64(args[14], &views[nv], TT_ROWS * TT_COLS, "tt") < 0) goto fail;
-    nv++;
-    if (get_i64(args[15], &views[nv], STATS_SIZE, "stats") < 0) goto fail;
-    nv++;
-    i64 *hands = views[0].buf, *order = views[1].buf, *side = views[2].buf, *tt = views[3].buf,
-        *stats = views[4].buf;
-    if (check_position(hands, order, tsize, leader, pos, lead_suit, best_seat) < 0) goto fail;
-    if ((table | best) < 0) {
-        PyErr_SetString(PyExc_ValueError, "cards never use bit 63");
-        goto fail;
-    }
-    /* the search reads its own copies of the small arrays: the caller's may change meanwhile */
-    i64 hands_copy[4], order_copy[16], side_copy[4];
-    memcpy(hands_copy, hands, sizeof hands_copy);
-    memcpy(order_copy, order, sizeof order_copy);
-    memcpy(side_copy, side, sizeof side_copy);
-    Search *S = PyMem_RawMalloc(sizeof(Search));
+    static const char *const names[2] = {"won", "target"};
+    Position P;
+    if (parse_position(args, 2, names, check_won_target, &P) < 0) return NULL;
+    i64 won = P.extra[0], target = P.extra[1];
+    Search *S = position_search(&P);
     if (!S) {
-        PyErr_NoMemory();
-        goto fail;
+        position_release(&P);
+        return NULL;
     }
-    S->hands = hands_copy;
-    S->order = order_copy;
-    S->side = side_copy;
-    S->tsize = (int)tsize;
-    S->maxside = maxside;
-    S->counted = counted;
+    S->hands = P.hands;
     S->target = target;
-    S->gen = stats[GENERATION];
-    S->tt = tt;
     tt_watch w;
     i64 relevant = 0;
     u64 nodes = 0;
-    tt_watch_begin(&w, time_left, signals);
-    int made = run_search(S, stats, (int)leader, (int)pos, (int)lead_suit, best, (int)best_seat, table,
-                          won, &w, &nodes, &relevant);
+    tt_watch_begin(&w, P.time_left, P.signals);
+    int made = run_search(S, P.stats, (int)P.leader, (int)P.pos, (int)P.lead_suit, P.best, (int)P.best_seat,
+                          P.table, won, &w, &nodes, &relevant);
     int stopped = tt_watch_end(&w);
     PyMem_RawFree(S);
-    release(views, nv);
+    position_release(&P);
     if (stopped < 0) return NULL;
-    if (made == -2) {
-        PyErr_SetString(PyExc_ValueError, "the search reached a seat with no card to play: the orders are no play");
-        return NULL;
-    }
+    if (made == -2) return no_play();
     return Py_BuildValue("(OL)", made ? Py_True : Py_False, (long long)relevant);
-fail:
-    release(views, nv);
-    return NULL;
 }
-
 
 PyDoc_STRVAR(card_values_doc,
 "card_values(hands, order, tsize, side, maxside, counted, leader, pos, lead_suit, best, best_seat,\n"
@@ -1249,77 +1303,33 @@ PyDoc_STRVAR(card_values_doc,
 static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (check_nargs("card_values", nargs, 17, 17) < 0) return NULL;
-    Py_buffer views[5];
-    int nv = 0;
-    i64 tsize = 0, maxside = 0, counted = 0, leader = 0, pos = 0, lead_suit = 0, best = 0, best_seat = 0,
-        table = 0, cap = 0;
-    if (get_int(args[2], &tsize, "tsize") < 0 || get_int(args[4], &maxside, "maxside") < 0 ||
-        get_int(args[5], &counted, "counted") < 0 || get_int(args[6], &leader, "leader") < 0 ||
-        get_int(args[7], &pos, "pos") < 0 || get_int(args[8], &lead_suit, "lead_suit") < 0 ||
-        get_int(args[9], &best, "best") < 0 || get_int(args[10], &best_seat, "best_seat") < 0 ||
-        get_int(args[11], &table, "table") < 0 || get_int(args[12], &cap, "cap") < 0)
-        return NULL;
-    double time_left = PyFloat_AsDouble(args[15]);
-    if (time_left == -1.0 && PyErr_Occurred()) return NULL;
-    int signals = PyObject_IsTrue(args[16]);
-    if (signals < 0) return NULL;
-    if (cap < 0 || cap > 64) {
-        PyErr_SetString(PyExc_ValueError, "cap must be a trick count");
-        return NULL;
-    }
-    if (get_i64(args[0], &views[nv], 4, "hands") < 0) goto fail;
-    nv++;
-    if (get_i64(args[1], &views[nv], 16, "order") < 0) goto fail;
-    nv++;
-    if (get_i64(args[3], &views[nv], 4, "side") < 0) goto fail;
-    nv++;
-    if (get_i64(args[13], &views[nv], TT_ROWS * TT_COLS, "tt") < 0) goto fail;
-    nv++;
-    if (get_i64(args[14], &views[nv], STATS_SIZE, "stats") < 0) goto fail;
-    nv++;
-    i64 *hands = views[0].buf, *order = views[1].buf, *side = views[2].buf, *tt = views[3].buf,
-        *stats = views[4].buf;
-    if (check_position(hands, order, tsize, leader, pos, lead_suit, best_seat) < 0) goto fail;
-    if ((table | best) < 0) {
-        PyErr_SetString(PyExc_ValueError, "cards never use bit 63");
-        goto fail;
-    }
-    i64 order_copy[16], side_copy[4];
-    memcpy(order_copy, order, sizeof order_copy);
-    memcpy(side_copy, side, sizeof side_copy);
+    static const char *const names[1] = {"cap"};
+    Position P;
+    if (parse_position(args, 1, names, check_cap, &P) < 0) return NULL;
+    i64 pos = P.pos;
     Pos root;
-    memcpy(root.hands, hands, sizeof root.hands);
-    root.leader = (int)leader;
+    memcpy(root.hands, P.hands, sizeof root.hands);
+    root.leader = (int)P.leader;
     root.npl = (int)pos;
-    root.lead_suit = pos ? (int)lead_suit : -1;
-    root.best = pos ? best : 0;
-    root.best_seat = pos ? (int)best_seat : -1;
-    root.table = pos ? table : 0;
-    root.cap = cap;
-    Search *S = PyMem_RawMalloc(sizeof(Search));
+    root.lead_suit = pos ? (int)P.lead_suit : -1;
+    root.best = pos ? P.best : 0;
+    root.best_seat = pos ? (int)P.best_seat : -1;
+    root.table = pos ? P.table : 0;
+    root.cap = P.extra[0];
+    Search *S = position_search(&P);
     if (!S) {
-        PyErr_NoMemory();
-        goto fail;
+        position_release(&P);
+        return NULL;
     }
-    S->order = order_copy;
-    S->side = side_copy;
-    S->tsize = (int)tsize;
-    S->maxside = maxside;
-    S->counted = counted;
-    S->gen = stats[GENERATION];
-    S->tt = tt;
     i64 cards[MAX_MOVES], values[MAX_MOVES];
     tt_watch w;
-    tt_watch_begin(&w, time_left, signals);
-    int n = pos_card_values(S, stats, &root, &w, cards, values);
+    tt_watch_begin(&w, P.time_left, P.signals);
+    int n = pos_card_values(S, P.stats, &root, &w, cards, values);
     int stopped = tt_watch_end(&w);
     PyMem_RawFree(S);
-    release(views, nv);
+    position_release(&P);
     if (stopped < 0) return NULL;
-    if (n < 0) {
-        PyErr_SetString(PyExc_ValueError, "the search reached a seat with no card to play: the orders are no play");
-        return NULL;
-    }
+    if (n < 0) return no_play();
     PyObject *out = PyDict_New();
     if (!out) return NULL;
     for (int i = 0; i < n; i++) {
@@ -1334,9 +1344,6 @@ static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_
         Py_DECREF(v);
     }
     return out;
-fail:
-    release(views, nv);
-    return NULL;
 }
 
 PyDoc_STRVAR(moves_of_doc,
