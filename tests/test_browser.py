@@ -723,6 +723,26 @@ def test_every_reason_for_a_refused_card_is_told_in_the_persons_language(
     assert untold == []
 
 
+def test_a_refusal_is_told_by_its_code_and_params(server: Running, new_page: NewPage) -> None:
+    """Issue 21: the server's ``why`` gives the refusal's code and params; the page says it by
+    them (the suit in the person's words), whatever the English text, which stays the fallback."""
+    page = new_page()
+    page.goto(server.url + "/")
+    told = page.evaluate("""async () => {
+      const i18n = await import('/static/i18n.js');
+      i18n.setLang('fi');
+      const out = [i18n.reason('anything', 'trump', { lead: 'copas', suit: 'hearts' }),
+                   i18n.reason('must overtrump: seat 1 holds a trump', null, {}),
+                   i18n.reason('a reason the page does not know', 'no_such_code', {})];
+      i18n.setLang('en');
+      out.push(i18n.reason('a reason the page does not know', 'no_such_code', {}));
+      return out; }""")
+    assert told[0] == "Sinulla ei ole maata copas (kupit): on lyötävä valtilla (hertta)."
+    assert told[1] == "On ylitettävä valtilla: sinulla on korkeampi valtti."
+    assert told[2] != "a reason the page does not know"
+    assert told[3] == "a reason the page does not know"
+
+
 # -- issue 21: languages beyond the lobby, the turn time per table, absent people ----------
 
 CATALOGUE_TEXT = json.loads(

@@ -245,6 +245,25 @@ def test_why_explains_a_refused_card_with_the_engine_reason(server: Running) -> 
     ws.send({"type": "why", "action": "bid 2C"})
     answer = ws.until("why")
     assert "not your turn" in answer["message"]
+    assert (answer["code"], answer["params"]) == ("turn", {})
+
+
+def test_why_carries_the_refusals_code_and_params_for_the_page_to_translate(server: Running) -> None:
+    """Issue 21: the page says the reason in the person's language by its code, not its English."""
+    created = server.create("tuppi", ["human", "human", "human", "human"])
+    codes = []
+    for seat in range(4):
+        ws = server.ws(created["id"])
+        ws.join(created["seats"][seat]["token"])
+        ws.send({"type": "why", "action": "play 2C"})
+        answer = ws.until("why")
+        assert answer["message"] and answer["params"] == {}
+        codes.append(answer["code"])
+        if answer["code"] == "not_now":  # the mover: a malformed action's reason has no code
+            ws.send({"type": "why", "action": "bid nonsense"})
+            plain = ws.until("why")
+            assert plain["message"] and (plain["code"], plain["params"]) == (None, {})
+    assert sorted(codes) == ["not_now", "turn", "turn", "turn"]
 
 
 def test_bad_tokens_and_unknown_tables_are_refused(server: Running) -> None:

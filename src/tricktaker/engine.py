@@ -52,7 +52,19 @@ class IllegalActionError(ValueError):
     """An action that is malformed or not legal now; the message says why.
 
     Raised before anything changes: the state is exactly as it was.
+
+    ``code`` names the kind of refusal for a front end to say in its own language
+    (``"follow"``, ``"trump"``, ``"beat"``, ``"overtrump"``, ``"turn"``, ``"first_ace"``,
+    ``"first_card"``, ``"marriage_lead"``, ``"not_now"``, ``"bid_card"``), with ``params``
+    filling its text (English suit names as ``suit``/``lead``, a card as ``card``); ``None`` for
+    a refusal told only in English.  The message is the English text either way.
     """
+
+    def __init__(self, *args: object, code: str | None = None,
+                 params: dict[str, str | int] | None = None) -> None:
+        super().__init__(*args)
+        self.code = code
+        self.params: dict[str, str | int] = dict(params or {})
 
     def addressed_to(self, seat: int) -> str:
         """The message as said to the person at ``seat``: ``seat 0 holds spades`` becomes
@@ -745,7 +757,7 @@ class State:
             seat = self.game.check_seat(seat, error=IllegalActionError)
             if seat != self.current_player:
                 raise IllegalActionError(
-                    f"not your turn: seat {self.current_player} is to act, not seat {seat}")
+                    f"not your turn: seat {self.current_player} is to act, not seat {seat}", code="turn")
         if isinstance(action, Action):
             # an action built from loose text (Action("bid TS")) is read like that text
             return self._parse(action.text) if action.loose else action
@@ -1028,12 +1040,13 @@ class TrumpTrickState(TrickState):
             if bit & tier:
                 break
             if cards & tier:
-                raise IllegalActionError(self._why_not_play(seat, bit, tier))
+                raise self._why_not_play(seat, bit, tier)
             forbidden |= tier
         if forbidden:
             self._forbidden[seat] |= forbidden
             self._history_forbidden.append((len(self._actions), seat, forbidden))
 
-    def _why_not_play(self, seat: int, bit: int, tier: int) -> str:
-        """Name the duty (``tier``, the first one the cards meet) that playing ``bit`` breaks."""
+    def _why_not_play(self, seat: int, bit: int, tier: int) -> IllegalActionError:
+        """The refusal naming the duty (``tier``, the first one the cards meet) that playing
+        ``bit`` breaks."""
         raise NotImplementedError

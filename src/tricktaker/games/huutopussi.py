@@ -325,14 +325,14 @@ class HuutopussiState(MarriageState):
         if phase == BID_PHASE:
             if kind not in ("bid", "pass", "redeal"):
                 raise IllegalActionError(f"{action} is not possible now: seat {seat} must bid, pass"
-                                         + (" or redeal" if self._may_redeal(seat) else ""))
+                                         + (" or redeal" if self._may_redeal(seat) else ""), code="not_now")
             self._bid(seat, action)
         elif phase in (GIVE_PHASE, RETURN_PHASE):
             self._give(seat, action)
         elif phase == RAISE_PHASE:
             if kind not in ("raise", "pass"):
                 raise IllegalActionError(f"{action} is not possible now: the declarer raises "
-                                         f"(raise N) or keeps the contract (pass)")
+                                         f"(raise N) or keeps the contract (pass)", code="not_now")
             if kind == "raise":
                 value = action.args[0]
                 assert isinstance(value, int)
@@ -345,7 +345,8 @@ class HuutopussiState(MarriageState):
         elif phase == DISCARD_PHASE:
             self._discard_cards(seat, action)
         elif not self._do_marriage_action(seat, action):
-            raise IllegalActionError(f"{action} is not possible now: seat {seat} must play a card")
+            raise IllegalActionError(f"{action} is not possible now: seat {seat} must play a card",
+                                     code="not_now")
 
     def _bid(self, seat: int, action: Action) -> None:
         opening = self._high_bidder is None
@@ -401,7 +402,7 @@ class HuutopussiState(MarriageState):
         size = self.game.options["exchange"]
         if action.kind != "give":
             raise IllegalActionError(f"{action} is not possible now: seat {seat} must give {size} cards "
-                                     f"(e.g. 'give 9H 7C 6D')")
+                                     f"(e.g. 'give 9H 7C 6D')", code="not_now")
         cards = action.mask
         if popcount(cards) != size:
             raise IllegalActionError(f"give exactly {size} cards, not {popcount(cards)}")
@@ -422,7 +423,7 @@ class HuutopussiState(MarriageState):
     def _discard_cards(self, seat: int, action: Action) -> None:
         if action.kind != "discard":
             raise IllegalActionError(f"{action} is not possible now: the declarer must discard 3 cards "
-                                     f"(e.g. 'discard 9H 7C 6D')")
+                                     f"(e.g. 'discard 9H 7C 6D')", code="not_now")
         cards = action.mask
         if popcount(cards) != 3:
             raise IllegalActionError(f"discard exactly 3 cards, not {popcount(cards)}")

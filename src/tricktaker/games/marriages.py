@@ -465,30 +465,41 @@ class MarriageState(TrumpTrickState):
         """The last trick has been taken: score the hand."""
         raise NotImplementedError
 
-    def _why_not_play(self, seat: int, bit: int, tier: int) -> str:
+    def _why_not_play(self, seat: int, bit: int, tier: int) -> IllegalActionError:
         card = self._card(bit)
         if not self._trick:
             if tier == ACES:
-                return f"the first lead must be an ace: seat {seat} holds one, so it cannot lead {card}"
+                return IllegalActionError(
+                    f"the first lead must be an ace: seat {seat} holds one, so it cannot lead {card}",
+                    code="first_ace")
             if popcount(tier) == 2 and tier in PAIRS:
                 name = SUITS[suit_of(tier)].name
-                return f"the lead must come from the marriage just declared: seat {seat} holds the " \
-                       f"king or queen of {name}, so it cannot lead {card}"
+                return IllegalActionError(
+                    f"the lead must come from the marriage just declared: seat {seat} holds the "
+                    f"king or queen of {name}, so it cannot lead {card}",
+                    code="marriage_lead", params={"suit": name})
             if popcount(tier) == 1:
-                return f"the first lead must be the {self._card(tier)}, so seat {seat} cannot lead {card}"
+                return IllegalActionError(
+                    f"the first lead must be the {self._card(tier)}, so seat {seat} cannot lead {card}",
+                    code="first_card", params={"card": str(self._card(tier))})
             name = SUITS[suit_of(tier & -tier)].name
-            return f"the first lead must be an ace, else {name}: seat {seat} cannot lead {card}"
+            return IllegalActionError(
+                f"the first lead must be an ace, else {name}: seat {seat} cannot lead {card}",
+                code="first_ace")
         lead = self._lead_mask
         suit = SUITS[suit_of(tier & -tier)].name
+        params: dict[str, str | int] = {"suit": suit}
         if tier == lead:
-            duty = f"must follow suit: seat {seat} holds {suit}"
+            code, duty = "follow", f"must follow suit: seat {seat} holds {suit}"
         elif tier == self._trump_mask:
-            duty = f"must trump: seat {seat} has no {SUITS[suit_of(lead)].name} but holds {suit}"
+            params["lead"] = SUITS[suit_of(lead)].name
+            code, duty = "trump", f"must trump: seat {seat} has no {params['lead']} but holds {suit}"
         elif tier & lead:
-            duty = f"must beat the high card: seat {seat} holds a higher card of {suit}"
+            code, duty = "beat", f"must beat the high card: seat {seat} holds a higher card of {suit}"
         else:
+            code = "overtrump"
             duty = f"must overtrump: seat {seat} holds a trump above the best one on the table"
-        return f"{duty}, so it cannot play {card}"
+        return IllegalActionError(f"{duty}, so it cannot play {card}", code=code, params=params)
 
     def _do_marriage_action(self, seat: int, action: Action) -> bool:
         """Apply a play or call for ``seat``; False when the action is not one of these kinds."""
@@ -497,7 +508,7 @@ class MarriageState(TrumpTrickState):
             if kind != "answer":
                 raise IllegalActionError(
                     f"{action} is not possible now: seat {seat} must answer the ask "
-                    f"({' or '.join(a.text for a in self._answers(seat))})")
+                    f"({' or '.join(a.text for a in self._answers(seat))})", code="not_now")
             self._answer(seat, action)
             return True
         if kind == "play":

@@ -363,7 +363,7 @@ class TuppiState(TrickState):
             self._give(action)
         else:
             raise IllegalActionError(
-                f"{action} is not possible now: seat {self._turn} must {expected}"
+                f"{action} is not possible now: seat {self._turn} must {expected}", code="not_now"
             )
 
     def _require_in_hand(self, seat: int, mask: int, what: str) -> None:
@@ -382,8 +382,8 @@ class TuppiState(TrickState):
             self._require_in_hand(seat, action.mask, "bid")
             if not action.mask & BID_ALLOWED:
                 raise IllegalActionError(
-                    f"{action.card} may not be a bid card: 2s and court cards (K, Q, J) are not allowed"
-                )
+                    f"{action.card} may not be a bid card: 2s and court cards (K, Q, J) are not allowed",
+                    code="bid_card")
         else:
             colour, name = (RED, "red") if action.args[0] == "rami" else (BLACK, "black")
             if hand & BID_ALLOWED & colour:
@@ -470,8 +470,8 @@ class TuppiState(TrickState):
                 if hand & lead:
                     suit = DECK.suits[3 - (lead.bit_length() - 1) // 16].name
                     raise IllegalActionError(
-                        f"must follow suit: seat {seat} holds {suit} and cannot play {self._card(bit)}"
-                    )
+                        f"must follow suit: seat {seat} holds {suit} and cannot play {self._card(bit)}",
+                        code="follow", params={"suit": suit})
                 self._voids[seat] |= lead
         else:
             self._lead_mask = SUIT_MASKS[(bit.bit_length() - 1) >> 4]

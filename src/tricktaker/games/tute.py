@@ -363,7 +363,8 @@ class TuteState(TrumpTrickState):
         if self._phase is DECLARE_PHASE:
             if kind not in ("sing", "tute", "pass"):
                 raise IllegalActionError(
-                    f"{action} is not possible now: seat {seat} may declare (sing, tute) or pass")
+                    f"{action} is not possible now: seat {seat} may declare (sing, tute) or pass",
+                    code="not_now")
             if action is PASS:
                 self._next_in_window()
             else:
@@ -389,7 +390,8 @@ class TuteState(TrumpTrickState):
             self._exchanges.append((seat, card, self._upcard))
             self._upcard = card
         else:
-            raise IllegalActionError(f"{action} is not possible now: seat {seat} must play a card")
+            raise IllegalActionError(f"{action} is not possible now: seat {seat} must play a card",
+                                     code="not_now")
 
     def _declare(self, seat: int, action: Action) -> None:
         if action not in self._declarations_for(seat):
@@ -427,20 +429,23 @@ class TuteState(TrumpTrickState):
         assert isinstance(suit, Suit)
         return suit.index
 
-    def _why_not_play(self, seat: int, bit: int, tier: int) -> str:
+    def _why_not_play(self, seat: int, bit: int, tier: int) -> IllegalActionError:
         """Name the duty a card breaks: the first tier the hand meets and the card does not."""
         lead = SUIT_MASKS[_suit_of(self._trick[0][1])]
         suit = DECK.suits[_suit_of(tier)].name
         card = self._card(bit)
+        params: dict[str, str | int] = {"suit": suit}
         if tier == lead:
-            duty = f"must follow suit: seat {seat} holds {suit}"
+            code, duty = "follow", f"must follow suit: seat {seat} holds {suit}"
         elif tier == self._trump_mask:
-            duty = f"must trump: seat {seat} has no {DECK.suits[_suit_of(lead)].name} but holds {suit}"
+            params["lead"] = DECK.suits[_suit_of(lead)].name
+            code, duty = "trump", f"must trump: seat {seat} has no {params['lead']} but holds {suit}"
         elif tier & lead:
-            duty = f"must beat the best {suit} on the table: seat {seat} holds a higher one"
+            code, duty = "beat", f"must beat the best {suit} on the table: seat {seat} holds a higher one"
         else:
+            code = "overtrump"
             duty = f"must overtrump: seat {seat} holds a trump above the best one on the table"
-        return f"{duty}, so it cannot play {card}"
+        return IllegalActionError(f"{duty}, so it cannot play {card}", code=code, params=params)
 
     @staticmethod
     def _pair(suit: int) -> int:

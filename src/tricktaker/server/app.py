@@ -300,8 +300,9 @@ class Session:
                 await self.tables.rematch(self.table, self.seat)
             elif kind == "why":
                 action = message.get("action")
-                reason = await self.tables.why(self.table, self.seat, action)
-                await self.client.send({"type": "why", "action": action, "message": reason})
+                reason, code, params = await self.tables.why(self.table, self.seat, action)
+                await self.client.send({"type": "why", "action": action, "message": reason,
+                                        "code": code, "params": params})
             else:
                 raise TableError("malformed",
                                  f"unknown message type {kind!r} (join, act, why, rematch, ping)")

@@ -589,22 +589,25 @@ class Tables:
             await self._send_all(table, lambda who: table.state_message(who, starting))
         self._schedule_bot(table)
 
-    async def why(self, table: Table, seat: int | None, text: Any) -> str:
-        """Why ``text`` is not allowed for ``seat`` now (the engine's own reason), or that it is.
+    async def why(self, table: Table, seat: int | None,
+                  text: Any) -> tuple[str, str | None, dict[str, str | int]]:
+        """Why ``text`` is not allowed for ``seat`` now (the engine's own reason), or that it is:
+        the English reason, its code and params (``IllegalActionError``; None and {} for
+        ``allowed`` and for a reason without a code).
 
         Under the table's lock, like a join: the position asked about is a stored one,
         not one with an action applied whose write is still under way."""
         if not isinstance(text, str) or len(text) > 200:
             raise TableError("malformed", "a why message needs the action's text")
         if seat is None:
-            return "spectators watch; they do not play"
+            return "spectators watch; they do not play", None, {}
         async with table.lock:
             trial = table.state.clone()
         try:
             trial.apply(text, seat=seat)
         except IllegalActionError as exc:
-            return str(exc)
-        return "allowed"
+            return str(exc), exc.code, exc.params
+        return "allowed", None, {}
 
     # -- bots ------------------------------------------------------------------------
 

@@ -237,13 +237,14 @@ const en = {
   err_illegal: "That move is not allowed.",
   err_internal: "The server could not handle that: try again.",
   noTable: "There is no table here: the link is wrong, or the table is gone.",
-  // engine reasons (regexes in REASONS below)
+  // engine reasons (by the refusal's code; regexes in REASONS below for one without)
   why_follow: "You must follow suit ({suit}).",
   why_trump: "You have no {lead}: you must trump ({suit}).",
   why_beat: "You must beat the high card: you hold a higher {suit}.",
   why_overtrump: "You must overtrump: you hold a higher trump.",
   why_turn: "It is not your turn.",
   why_first_ace: "The first lead must be an ace.",
+  why_first_card: "The first lead must be the {card}.",
   why_marriage_lead: "Lead from the marriage just declared: a card of {suit}.",
   why_not_now: "No card can be played now: first what the status line asks.",
   why_bid_card: "A 2 or a court card (K, Q, J) may not be a bid card.",
@@ -506,6 +507,7 @@ const fi = {
   why_overtrump: "On ylitettävä valtilla: sinulla on korkeampi valtti.",
   why_turn: "Ei ole sinun vuorosi.",
   why_first_ace: "Ensimmäinen lähtö on ässä.",
+  why_first_card: "Ensimmäinen lähtö on {card}.",
   why_marriage_lead: "Lähde juuri ilmoitetusta parista: {suit}.",
   why_not_now: "Korttia ei voi pelata nyt: ensin se, mitä tilarivi pyytää.",
   why_bid_card: "Kakkonen tai kuvakortti (K, Q, J) ei käy tarjouskortiksi.",
@@ -764,6 +766,7 @@ const es = {
   why_overtrump: "Hay que montar con triunfo: tienes uno más alto.",
   why_turn: "No es tu turno.",
   why_first_ace: "La primera salida debe ser un as.",
+  why_first_card: "La primera salida debe ser el {card}.",
   why_marriage_lead: "Sal del matrimonio recién cantado: una carta de {suit}.",
   why_not_now: "Ahora no se puede jugar carta: primero lo que pide la línea de estado.",
   why_bid_card: "Un 2 o una figura (K, Q, J) no puede ser carta de apuesta.",
@@ -860,7 +863,8 @@ export function mountLangSelect(select) {
   select.addEventListener("change", () => setLang(select.value));
 }
 
-// Engine reasons arrive in English; the common ones are recognised and retold.
+// Engine reasons arrive in English with a code and params (why_<code>); a reason without a
+// code (an older server) is recognised by the regexes below and retold.
 const SUIT_WORDS = {
   spades: "S", hearts: "H", diamonds: "D", clubs: "C",
   oros: "O", copas: "Cs", espadas: "E", bastos: "B",
@@ -880,9 +884,15 @@ const REASONS = [
     (m) => t("why_marriage_lead", { suit: suitWord(m[1]) })],
 ];
 
-/** Translate an engine reason when it matches a known pattern.  One the page does not know
- * yet is kept as it is in English, and said as a plain refusal in the other languages. */
-export function reason(message) {
+/** Translate an engine reason: by its ``code`` (``why_<code>``, suit params given as English
+ * suit names), else when its text matches a known pattern.  One the page does not know yet
+ * is kept as it is in English, and said as a plain refusal in the other languages. */
+export function reason(message, code, params) {
+  if (code && has(`why_${code}`)) {
+    const vars = {};
+    for (const [k, v] of Object.entries(params || {})) vars[k] = k === "suit" || k === "lead" ? suitWord(String(v)) : v;
+    return t(`why_${code}`, vars);
+  }
   const text = String(message || "").replace(/^seat \d+ cannot \S+ \S+: /, "");
   for (const [re, fn] of REASONS) {
     const m = re.exec(text);

@@ -166,7 +166,7 @@ function handle(msg) {
       break;
     case "why":
       S.pendingWhy = false;
-      showMessage(reason(msg.message) || t("notNow"), "why");
+      showMessage(reason(msg.message, msg.code, msg.params) || t("notNow"), "why");
       break;
     case "error":
       onError(msg);
