@@ -34,6 +34,7 @@ from test_bots_search import VARIANTS
 from websockets.exceptions import ConnectionClosed
 
 import tricktaker as tt
+from tricktaker.bots.pimc import SOLVE_CARDS
 from tricktaker.server import botpool
 from tricktaker.server.store import Store, StoredTable, database_url
 from tricktaker.server.tables import token_hash
@@ -106,7 +107,9 @@ def test_a_body_that_is_not_json_or_too_large_is_refused(server: Running) -> Non
     ("pimc:time=30:worlds=500", "time=30 is over this server's limit of 3 s"),
     ("pimc:worlds=5000", "worlds=5000 is over this server's limit of 1000"),
     ("ismcts:iterations=500000", "iterations=500000 is over this server's limit of 100000"),
-    ("pimc:solve_cards=13", "solve_cards=13 is over this server's limit of 9"),
+    # (the limit is the game's own solve size, bots.pimc.SOLVE_CARDS)
+    (f"pimc:solve_cards={SOLVE_CARDS['tuppi'] + 3}",
+     f"solve_cards={SOLVE_CARDS['tuppi'] + 3} is over this server's limit of {SOLVE_CARDS['tuppi']}"),
     ("pimc:max_candidates=500", "max_candidates=500 is over this server's limit of 64"),
     # what no bot takes (parse_bot's own checks)
     ("pimc:time=1e9", "time"),
