@@ -93,9 +93,10 @@ static double tt_clock(void) {
 
 enum { TT_RUNNING = 0, TT_TIMED_OUT = 1, TT_INTERRUPTED = 2 };
 
-/* How often a search looks at the clock (in nodes: about a millisecond), and how often, in
+/* How often a search looks at the clock (in nodes: a fraction of a millisecond, and a few
+ * milliseconds while a fresh table is first touched), and how often, in
  * seconds, it takes the GIL back to run Python's signal handlers (Ctrl-C). */
-#define TT_POLL_NODES 4096
+#define TT_POLL_NODES 1024
 #define TT_SIGNAL_EVERY 0.05
 
 typedef struct {
