@@ -269,6 +269,27 @@ def test_why_carries_the_refusals_code_and_params_for_the_page_to_translate(serv
     assert sorted(codes) == ["not_now", "turn", "turn", "turn"]
 
 
+def test_a_refused_move_carries_the_engines_reason_code_for_the_page_to_translate(server: Running) -> None:
+    """A refused ``act`` says why as a ``why`` answer does: the English message, and the
+    engine's reason code and params (a card in the auction: ``not_now``)."""
+    created = server.create("tuppi", ["human", "human", "human", "human"])
+    codes = []
+    for seat in range(4):
+        ws = server.ws(created["id"])
+        ws.join(created["seats"][seat]["token"])
+        ws.send({"type": "act", "action": "play 2C"})
+        answer = ws.until("error")
+        codes.append(answer["code"])
+        if answer["code"] == "illegal":
+            break
+    assert codes[-1] == "illegal" and set(codes[:-1]) <= {"not_your_turn"}
+    assert "not possible now" in answer["message"]
+    assert (answer["reason"], answer["params"]) == ("not_now", {})
+    ws.send({"type": "act", "action": "bid nonsense"})
+    plain = ws.until("error")
+    assert plain["code"] == "illegal" and (plain["reason"], plain["params"]) == (None, {})
+
+
 def test_bad_tokens_and_unknown_tables_are_refused(server: Running) -> None:
     created = server.create()
     ws = server.ws(created["id"])

@@ -307,7 +307,10 @@ class Session:
                 raise TableError("malformed",
                                  f"unknown message type {kind!r} (join, act, why, rematch, ping)")
         except TableError as exc:
-            await self.client.send(error(exc.code, str(exc)))
+            reply = error(exc.code, str(exc))
+            if exc.code == "illegal":
+                reply |= {"reason": exc.reason, "params": exc.params}
+            await self.client.send(reply)
 
     async def join(self, message: dict[str, Any]) -> None:
         if self.table is not None:

@@ -58,11 +58,18 @@ class Client(Protocol):
 
 
 class TableError(ValueError):
-    """A refused request; ``code`` is the protocol's error code (docs/server.md)."""
+    """A refused request; ``code`` is the protocol's error code (docs/server.md).
 
-    def __init__(self, code: str, message: str) -> None:
+    A refused move (``illegal``) also carries the engine's own ``reason`` code and its
+    ``params`` (:class:`~tricktaker.engine.IllegalActionError`), so a page translates it.
+    """
+
+    def __init__(self, code: str, message: str, reason: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.reason = reason
+        self.params = params or {}
 
 
 def token_hash(token: str) -> str:
@@ -574,7 +581,7 @@ class Tables:
             try:
                 state.apply(text, seat=seat)
             except IllegalActionError as exc:
-                raise TableError("illegal", str(exc)) from None
+                raise TableError("illegal", str(exc), exc.code, exc.params) from None
             canonical = state.history[-1].text
             try:
                 await self._write((table.id, table.seq, seat, canonical, state.is_over()))

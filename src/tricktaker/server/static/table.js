@@ -205,7 +205,7 @@ function onError(msg) {
     send({ type: "join" });
     return;
   }
-  const text = msg.code === "illegal" ? reason(msg.message) : t(`err_${msg.code}`) !== `err_${msg.code}` ? t(`err_${msg.code}`) : msg.message;
+  const text = msg.code === "illegal" ? reason(msg.message, msg.reason, msg.params) : t(`err_${msg.code}`) !== `err_${msg.code}` ? t(`err_${msg.code}`) : msg.message;
   showMessage(text || msg.message || msg.code, "error");
   if (S.obs) renderControls();
 }
