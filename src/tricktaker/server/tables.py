@@ -10,12 +10,13 @@ learns exactly what its seat may know.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -70,6 +71,20 @@ class TableError(ValueError):
         self.code = code
         self.reason = reason
         self.params = params or {}
+
+
+@contextlib.contextmanager
+def _logged(table: Table, seat: int, what: str) -> Iterator[None]:
+    """A move made for ``seat`` in the background (a bot's, a timed-out person's): one that
+    became stale is dropped quietly, any other failure is logged, never raised into the loop.
+    (``asyncio.CancelledError`` is not an ``Exception``: a cancelled task still ends.)"""
+    try:
+        yield
+    except TableError as exc:
+        if exc.code != "stale":
+            log.error("%s at table %s seat %d: %s", what, table.id, seat, exc)
+    except Exception:
+        log.exception("%s at table %s seat %d failed", what, table.id, seat)
 
 
 def token_hash(token: str) -> str:
@@ -680,7 +695,7 @@ class Tables:
 
     async def _time_out(self, table: Table, seat: int, seq: int, seconds: float) -> None:
         """The person's time ran out: tell the table, and let ``rules`` play their move."""
-        try:
+        with _logged(table, seat, "timed-out move"):
             await asyncio.sleep(seconds)
             async with table.lock:  # not a position with the person's own move half stored
                 if table.seq != seq:
@@ -694,13 +709,6 @@ class Tables:
             away = seat in table.gone
             await self._send_all(table, lambda _who: {"type": "timeout", "seat": seat, "away": away})
             await self.act(table, seat, action, seq)
-        except asyncio.CancelledError:
-            raise
-        except TableError as exc:
-            if exc.code != "stale":
-                log.error("timed-out move at table %s seat %d: %s", table.id, seat, exc)
-        except Exception:
-            log.exception("timed-out move at table %s seat %d failed", table.id, seat)
 
     def _schedule_bot(self, table: Table) -> None:
         """Start the bot whose turn it is, unless one is already thinking at this table.
@@ -726,23 +734,17 @@ class Tables:
     async def _bot_move(self, table: Table, seat: int, forced: str | None = None) -> None:
         seq = table.seq
         try:
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
-            if forced is not None:
-                action = forced
-            else:
-                spec = table.stored.seats[seat]["bot"]
-                seed = random.Random(f"{table.stored.seed}:{seat}:{seq}").randrange(2**31)
-                action = await self.pool.decide(table.state.to_json(), seat, spec, seed)
-            table.bot_task = None  # so that act() can schedule the next bot
-            await self.act(table, seat, action, seq)
-        except asyncio.CancelledError:
-            raise
-        except TableError as exc:
-            if exc.code != "stale":
-                log.error("bot at table %s seat %d: %s", table.id, seat, exc)
-        except Exception:
-            log.exception("bot at table %s seat %d failed", table.id, seat)
+            with _logged(table, seat, "bot"):
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                if forced is not None:
+                    action = forced
+                else:
+                    spec = table.stored.seats[seat]["bot"]
+                    seed = random.Random(f"{table.stored.seed}:{seat}:{seq}").randrange(2**31)
+                    action = await self.pool.decide(table.state.to_json(), seat, spec, seed)
+                table.bot_task = None  # so that act() can schedule the next bot
+                await self.act(table, seat, action, seq)
         finally:
             if table.bot_task is asyncio.current_task():
                 table.bot_task = None

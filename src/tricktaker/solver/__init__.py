@@ -111,7 +111,7 @@ def solve(state: State, time_limit: float | None = None) -> Solution:
     elif not _ONE_AT_A_TIME.acquire(timeout=max(0.0, deadline - time.monotonic())):
         raise SolveTimeout(f"no time left to solve: another solve held the solver for {time_limit} s")
     try:
-        return solver(state) if deadline is None else solver(state, deadline=deadline)
+        return solver(state, deadline=deadline)
     except TimeoutError:
         raise SolveTimeout(f"the solve did not finish within its time limit of {time_limit} s") from None
     finally:
