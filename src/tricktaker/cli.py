@@ -413,10 +413,13 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise CliError("--bot-time must be positive seconds; --bot-worlds and --bot-iterations at least 1")
     if args.turn_time < 0:
         raise CliError("--turn-time cannot be negative (0: no limit)")
-    app = create_app(db=args.db, workers=args.workers, bot_delay=args.bot_delay,
-                     tables_per_minute=args.tables_per_minute, bot_time=args.bot_time,
-                     bot_worlds=args.bot_worlds, bot_iterations=args.bot_iterations,
-                     turn_time=args.turn_time, pace_gc=True)
+    try:
+        app = create_app(db=args.db, workers=args.workers, bot_delay=args.bot_delay,
+                         tables_per_minute=args.tables_per_minute, bot_time=args.bot_time,
+                         bot_worlds=args.bot_worlds, bot_iterations=args.bot_iterations,
+                         turn_time=args.turn_time, pace_gc=True, queue_bot=args.queue_bot)
+    except ValueError as exc:  # a --queue-bot this server would not seat
+        raise CliError(f"--queue-bot: {exc}") from None
     out.print(f"tricktaker: tables at http://{args.host}:{args.port}/ (games kept in {args.db})")
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_MESSAGE, log_level="info")
     return 0
@@ -603,6 +606,8 @@ def _build_parser() -> argparse.ArgumentParser:
                             "10 at most when their connection is gone (default 0: no limit)")
     serve.add_argument("--tables-per-minute", type=int, default=30, metavar="N",
                        help="new tables one client address may create a minute (default 30; 0: no limit)")
+    serve.add_argument("--queue-bot", default="rules", metavar="SPEC",
+                       help="the bot in the empty seats of a Play now table (default rules)")
     serve.set_defaults(func=cmd_serve)
 
     games = sub.add_parser("games", help="list the games")

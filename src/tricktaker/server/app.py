@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .botpool import BotLimits, BotPool
 from .collector import pace_collector
+from .queue import QUEUE_BOT, QUEUE_TURN_TIME, WAITS, Queues, Waiter
 from .store import Store
 from .tables import ABSENT_TIME, MAX_TURN_TIME, Table, TableError, Tables, game_catalogue
 
@@ -109,7 +110,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
                tables_per_minute: int = TABLES_PER_MINUTE, bot_time: float = 3.0,
                bot_worlds: int = BotLimits.worlds, bot_iterations: int = BotLimits.iterations,
                turn_time: float = 0.0, absent_time: float = ABSENT_TIME,
-               pace_gc: bool = False) -> Starlette:
+               pace_gc: bool = False, queue_bot: str = QUEUE_BOT,
+               queue_turn_time: float = QUEUE_TURN_TIME) -> Starlette:
     """The ASGI app: tables stored in ``db`` (a path or URL), bots in ``workers`` processes,
     each connection limited to ``rate`` messages a second in bursts of ``burst``, each
     client address to ``tables_per_minute`` new tables (0: no limit).  A search bot
@@ -123,9 +125,24 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
     With ``warm_up`` the bot workers load (or, on a fresh install, compile) the
     solver at start, so the first ``pimc`` bot does not keep a table waiting
     for it; tests turn it off.  ``pace_gc`` keeps the garbage collector's pauses short
-    (:mod:`.collector`; ``tricktaker serve`` turns it on: it acts on the whole process)."""
+    (:mod:`.collector`; ``tricktaker serve`` turns it on: it acts on the whole process).
+
+    *Play now* (:mod:`.queue`) fills empty seats with ``queue_bot`` (checked against the
+    same caps; a bad spec is a ``ValueError`` here, not at the first table) and gives its
+    tables ``queue_turn_time``."""
+    limits = BotLimits(time=bot_time, worlds=bot_worlds, iterations=bot_iterations)
+    queue_bot = Queues.check_bot(queue_bot, limits)
     creators: dict[str, RateLimit] = {}
     """A token bucket per client address for creating tables, so no one fills the store."""
+
+    def creator(connection: HTTPConnection) -> RateLimit | None:
+        """The client address's bucket for new tables and queue joins (None: no limit)."""
+        if not tables_per_minute:
+            return None
+        address = connection.client.host if connection.client else ""
+        if len(creators) > 10_000:  # forget the quiet ones rather than grow without end
+            creators.clear()
+        return creators.setdefault(address, RateLimit(tables_per_minute / 60, tables_per_minute))
 
     def tables(connection: HTTPConnection) -> Tables:
         manager: Tables = connection.app.state.tables
@@ -133,11 +150,12 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = BotPool(workers, BotLimits(time=bot_time, worlds=bot_worlds, iterations=bot_iterations))
+        pool = BotPool(workers, limits)
         if warm_up and workers > 0:
             pool.warm_up()
         manager = Tables(Store(db), pool, bot_delay, turn_time=turn_time, absent_time=absent_time)
         app.state.tables = manager
+        app.state.queues = Queues(manager, bot=queue_bot, turn_time=queue_turn_time)
         await manager.start()
         pacer = asyncio.get_running_loop().create_task(pace_collector()) if pace_gc else None
         yield
@@ -145,6 +163,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             pacer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await pacer
+        await app.state.queues.close()
         await manager.close()
 
     async def lobby(request: Request) -> Response:
@@ -167,12 +186,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
                              "more": max(0, len(playing) - LISTED_TABLES)})
 
     async def create_table(request: Request) -> Response:
-        if tables_per_minute:
-            address = request.client.host if request.client else ""
-            if len(creators) > 10_000:  # forget the quiet ones rather than grow without end
-                creators.clear()
-            bucket = creators.setdefault(address, RateLimit(tables_per_minute / 60, tables_per_minute))
-            if not bucket.allow():
+        bucket = creator(request)
+        if bucket is not None and not bucket.allow():
                 return http_error("rate_limited", f"at most {tables_per_minute} new tables a minute "
                                   "from one address: try again soon", 429, limit=tables_per_minute)
         body = await request.body()
@@ -209,6 +224,16 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             return http_error(exc.code, str(exc), 404 if exc.code == "no_table" else 403)
         return Response(text, media_type="application/json")
 
+    async def queue_socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        queues: Queues = websocket.app.state.queues
+        await QueueSession(queues, websocket, RateLimit(rate, burst), creator(websocket)).run()
+
+    async def list_queues(request: Request) -> Response:
+        queues: Queues = request.app.state.queues
+        return JSONResponse({"queues": queues.summary(), "waits": list(WAITS), "bot": queue_bot,
+                             "turn_time": queue_turn_time})
+
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         await Session(tables(websocket), websocket, RateLimit(rate, burst)).run()
@@ -222,6 +247,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{id}", table_info),
             Route("/api/tables/{id}/record", record),
+            Route("/api/queues", list_queues),
+            WebSocketRoute("/ws/queue", queue_socket),  # before /ws/{id}: no table id is this short
             WebSocketRoute("/ws/{id}", socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
@@ -271,9 +298,13 @@ class Session:
         except (WebSocketDisconnect, ConnectionError):
             pass
         finally:
-            if self.table is not None:
-                await self.tables.leave(self.client, self.table)
+            await self.closed()
             await self.client.close()
+
+    async def closed(self) -> None:
+        """The connection is gone: leave the table."""
+        if self.table is not None:
+            await self.tables.leave(self.client, self.table)
 
     async def handle(self, text: str) -> None:
         try:
@@ -321,3 +352,49 @@ class Session:
         table = await self.tables.find(self.websocket.path_params["id"])
         self.seat = await self.tables.join(self.client, table, token)
         self.table = table
+
+
+class QueueSession(Session):
+    """One WebSocket of a person waiting in a *Play now* queue (:mod:`.queue`): a join,
+    then pings or a leave, until they are seated or go.  Flood and size limits as a table's."""
+
+    def __init__(self, queues: Queues, websocket: WebSocket, limit: RateLimit,
+                 joins: RateLimit | None) -> None:
+        super().__init__(queues.tables, websocket, limit)
+        self.queues = queues
+        self.joins = joins
+        self.waiter: Waiter | None = None
+
+    async def handle(self, text: str) -> None:
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            message = None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.client.send(error("malformed", "a message is a JSON object with a 'type'"))
+            return
+        kind = message["type"]
+        try:
+            if kind == "ping":
+                await self.client.send({"type": "pong"})
+            elif kind == "join":
+                if self.waiter is not None and not self.waiter.seated:
+                    raise TableError("malformed", "already in a queue: leave it first")
+                if self.joins is not None and not self.joins.allow():
+                    raise TableError("rate_limited", "too many joins from one address: try again soon")
+                address = self.websocket.client.host if self.websocket.client else ""
+                self.waiter = await self.queues.join(self.client, message, address)
+            elif kind == "leave":
+                if self.waiter is not None:
+                    await self.queues.leave(self.waiter)
+                    self.waiter = None
+                await self.client.send({"type": "left"})
+            else:
+                raise TableError("malformed", f"unknown message type {kind!r} (join, leave, ping)")
+        except TableError as exc:
+            await self.client.send(error(exc.code, str(exc)))
+
+    async def closed(self) -> None:
+        """The page is gone: so is its place in the queue."""
+        if self.waiter is not None:
+            await self.queues.leave(self.waiter)
