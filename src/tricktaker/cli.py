@@ -6,6 +6,7 @@
     tricktaker play tute --players 2 --seed 5
     tricktaker rules tute
     tricktaker replay match.json --hand 2
+    tricktaker replay match.json --analyse --time-limit 1
     tricktaker simulate tute --hands 10000 --seed 1
     tricktaker solve --game tuppi --seed 4
     tricktaker arena tuppi --bots pimc,rules --deals 200 --workers 2 --plot duel.png
@@ -264,12 +265,82 @@ def cmd_replay(args: argparse.Namespace, out: Console, err: Console) -> int:
                          f"; seed {record['seed']}" if record.get("seed") is not None else "",
                          f"; {len(hands)} {screen.hand_word}{'s' if len(hands) != 1 else ''}")
     out.print(Panel(head, box=box.ROUNDED, expand=False))
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise CliError(f"--time-limit must be positive seconds, not {args.time_limit}")
     for index in range(len(hands)):
         if args.hand is None or args.hand == index + 1:
             screen.replay_hand(record, index)
+            if args.analyse:
+                _print_analysis(out, screen.seats, record, index, args.time_limit, args.par)
     out.print()
     out.print(screen.verdict(public(final), final.is_over()))
     return 0
+
+
+def _cost_text(cost: int, units: str) -> str:
+    """``−2 tricks``, ``−1 point``, ``0``: what a play lost, in the analysis's units."""
+    if cost == 0:
+        return "0"
+    if units == "sooli":
+        return "−sooli"
+    word = units[:-1] if cost == 1 else units
+    return f"−{cost} {word}"
+
+
+def _outcome_text(outcome: JSON, seats: Any) -> str:
+    contract = outcome["contract"]
+    parts = [str(contract["contract"])] if "contract" in contract else []
+    for key in ("declarer", "soloist"):
+        if contract.get(key) is not None:
+            parts.append(f"{key} {seats.short(contract[key])}")
+    if contract.get("trump"):
+        parts.append(f"trumps {contract['trump']}")
+    points = " · ".join(f"{seats.side(side)} {p}" for side, p in enumerate(outcome["points"]))
+    return f"{', '.join(parts) or 'no contract'}: {points}"
+
+
+def _print_analysis(out: Console, seats: Any, record: JSON, index: int, time_limit: float | None,
+                    par: bool) -> None:
+    """Each judged play of hand ``index``, trick by trick, with its cost and the best play;
+    each seat's total; the par next to the contract played (tricktaker.analysis)."""
+    from .analysis import TIMEOUT, analyse_hand
+
+    report = analyse_hand(record, index, time_limit=time_limit, par=par).to_json()
+    units = report["units"]
+    out.print(Text(f"Analysis of hand {index + 1}: what each play cost on the true deal, double dummy "
+                   f"(in {units}; 0 is a best play)", style="bold cyan"))
+    by_trick: dict[int, list[JSON]] = {}
+    for decision in report["decisions"]:
+        by_trick.setdefault(decision["trick"], []).append(decision)
+    for trick, decisions in sorted(by_trick.items()):
+        line = Text(f"{trick + 1:>3}  ", style="dim")
+        for i, d in enumerate(decisions):
+            if i:
+                line.append(" · ", style="dim")
+            played = d["action"].removeprefix("play ")
+            line.append(f"{seats.short(d['seat'])} {played} ")
+            if d["status"] == TIMEOUT:
+                line.append("not analysed (time)", style="dim")
+            elif d["cost"] == 0:
+                line.append("0", style="green")
+            else:
+                best = ", ".join(b.removeprefix("play ") for b in d["best"])
+                line.append(_cost_text(d["cost"], units), style="bold red")
+                line.append(f" (best {best})")
+        out.print(line)
+    totals = " · ".join(f"{seats.short(seat)} {_cost_text(cost, units)}"
+                        for seat, cost in enumerate(report["totals"]))
+    out.print(Text(f"Cost per player: {totals}"))
+    skipped = sum(d["status"] == TIMEOUT for d in report["decisions"])
+    if skipped:
+        limit = f"{time_limit:g} s" if time_limit else "the limit"
+        out.print(Text(f"{skipped} plays not analysed: their solve took over {limit} (--time-limit)",
+                       style="dim"))
+    if report["actual"] is not None:
+        line = Text("Played: ").append(_outcome_text(report["actual"], seats))
+        if report["par"] is not None:
+            line.append("   Par: ", style="bold").append(_outcome_text(report["par"], seats))
+        out.print(line)
 
 
 # simulate
@@ -524,6 +595,14 @@ def _build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="show a saved record trick by trick")
     replay.add_argument("file")
     replay.add_argument("--hand", type=int, metavar="N", help="show only hand N (1-based)")
+    replay.add_argument("--analyse", "--analyze", action="store_true",
+                        help="after each hand, what each card cost on the true deal (double dummy), "
+                             "each player's total and the par of the bidding")
+    replay.add_argument("--time-limit", type=float, default=2.0, metavar="SECONDS",
+                        help="with --analyse: the longest one solve may take; a slower play is "
+                             "marked not analysed (default 2)")
+    replay.add_argument("--no-par", dest="par", action="store_false",
+                        help="with --analyse: leave out the par (the oracle bids every seat: seconds a hand)")
     replay.set_defaults(func=cmd_replay)
 
     sim = sub.add_parser("simulate", help="bots play many hands (Tute: rounds); print hands/s and "

@@ -114,17 +114,15 @@ class _LossLog:
         self.skipped = [0] * len(config.bots)
 
     def measure(self, state: State, action: Action, bot: int) -> None:
-        """Record what ``action`` costs in ``state`` (before it is applied) if the solver takes this phase."""
-        from ..solver import SolveError, SolveTimeout, solve
+        """Record what ``action`` costs in ``state`` (before it is applied) if the solver takes this
+        phase: :func:`tricktaker.analysis.judge`, which replays and the server's reviews use too."""
+        from ..analysis import judge
 
-        try:
-            solution = solve(state, time_limit=self.time)
-        except SolveError:
-            return  # bidding, exchanges: not card play
-        except SolveTimeout:
+        verdict = judge(state, action, self.time)
+        if verdict.timed_out:
             self.skipped[bot] += 1
-            return
-        self.losses[bot].append(float(solution.value - solution.values[action]))
+        elif verdict.cost is not None:  # None: bidding, exchanges, not card play
+            self.losses[bot].append(float(verdict.cost))
 
 
 def _play(config: ArenaConfig, game: Game, deal: int, lineup: tuple[int, ...],

@@ -25,8 +25,8 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..analysis import state_at_hand_start
 from ..engine import JSON, Action, Game, State
-from ..record import load
 from .common import Look, Seats, capital, join, pct
 
 __all__ = ["Screen", "SimStats", "public", "replay_steps", "state_at_hand_start"]
@@ -408,12 +408,6 @@ class Screen:
 def public(state: State) -> JSON:
     """What every spectator knows: ``observation(None)`` (docs/api.md)."""
     return state.observation(None)
-
-
-def state_at_hand_start(record: JSON, index: int) -> State:
-    """The state at the start of hand ``index``: the record cut there, replayed by ``tt.load``."""
-    hands = [*record["hands"][:index], dict(record["hands"][index], actions=[], result=None)]
-    return load(dict(record, hands=hands, result=None))
 
 
 def replay_steps(state: State, actions: Sequence[str]) -> Iterator[tuple[int, str, JSON, JSON, bool]]:
