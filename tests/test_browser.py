@@ -873,3 +873,65 @@ def test_the_lobby_tells_the_servers_refusal_in_the_persons_language(
         page.goto(srv.url + "/")
         page.get_by_test_id("create-table").click()
         expect(page.locator("#create-error")).to_contain_text("Como mucho 2 mesas nuevas por minuto")
+
+
+def test_play_now_seats_two_browsers_together_and_a_lone_one_with_bots(tmp_path: Path,
+                                                                       new_page: NewPage) -> None:
+    """Play now (docs/server.md): two browsers that join the Bondtolva-for-two queue land at
+    one table, in the two seats; one that joins Tute habanero with a wait of 0 s lands at
+    once against a bot; a second tab of a browser already waiting is refused; a closed page
+    leaves its queue."""
+    with running(str(tmp_path / "t.db")) as srv:
+        one, two = new_page(), new_page()
+        for page in (one, two):
+            page.goto(srv.url + "/")
+            page.get_by_test_id("now-game").select_option("bondtolva")
+            page.get_by_test_id("now-size").select_option("2")
+            page.get_by_test_id("now-wait").select_option("120")
+        one.get_by_test_id("now-join").click()
+        expect(one.get_by_test_id("now-status")).to_contain_text("1 of 2")
+        # another tab of the same browser cannot take a second place
+        tab = one.context.new_page()
+        tab.goto(srv.url + "/")
+        tab.get_by_test_id("now-game").select_option("tuppi")
+        tab.get_by_test_id("now-join").click()
+        expect(tab.get_by_test_id("now-error")).to_contain_text("already waits in a queue")
+        tab.close()
+        expect(two.get_by_test_id("now-others")).to_contain_text("1 waiting")  # someone waits for you
+        two.get_by_test_id("now-join").click()
+        one.wait_for_url(re.compile(r"/t/"))
+        two.wait_for_url(re.compile(r"/t/"))
+        table_id = table_id_of(one)
+        assert table_id_of(two) == table_id
+        seated = "() => window.tricktaker && Number.isInteger(window.tricktaker.state.seat)"
+        seats = [page.wait_for_function(seated) and page.evaluate("() => window.tricktaker.state.seat")
+                 for page in (one, two)]
+        assert sorted(seats) == [0, 1]
+        info = srv.http.get(f"/api/tables/{table_id}").json()
+        assert info["game"] == "bondtolva" and info["turn_time"] == 45
+        assert [(s["kind"], s["connected"]) for s in info["seats"]] == [("human", True), ("human", True)]
+        # a lone browser with no wait: at once, against the queue's bot
+        three = new_page()
+        three.goto(srv.url + "/")
+        three.get_by_test_id("now-game").select_option("tute")
+        three.get_by_test_id("now-preset").select_option("habanero")
+        expect(three.get_by_test_id("now-size")).to_have_value("2")
+        three.get_by_test_id("now-wait").select_option("0")
+        three.get_by_test_id("now-join").click()
+        three.wait_for_url(re.compile(r"/t/"))
+        wait_my_turn(three)
+        info = srv.http.get(f"/api/tables/{table_id_of(three)}").json()
+        assert (info["game"], info["preset"]) == ("tute", "habanero")
+        assert sorted((s["kind"], s["bot"]) for s in info["seats"]) == [("bot", "rules"), ("human", None)]
+        # a page closed while waiting leaves the queue
+        four = new_page()
+        four.goto(srv.url + "/")
+        four.get_by_test_id("now-game").select_option("marjapussi")
+        four.get_by_test_id("now-join").click()
+        expect(four.get_by_test_id("now-status")).to_contain_text("1 of 4")
+        assert srv.http.get("/api/queues").json()["queues"][0]["game"] == "marjapussi"
+        four.close()
+        deadline = time.monotonic() + 10
+        while srv.http.get("/api/queues").json()["queues"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert srv.http.get("/api/queues").json()["queues"] == []

@@ -1269,7 +1269,7 @@ def test_every_text_of_the_pages_has_a_finnish_and_a_spanish_version() -> None:
         used |= set(re.findall(r'data-i18n(?:-title)?="(\w+)"', path.read_text()))
     server = Path(tt.__file__).parent / "server"
     codes = set()
-    for path in (server / "tables.py", server / "app.py"):
+    for path in (server / "tables.py", server / "app.py", server / "queue.py"):
         codes |= set(re.findall(r'(?:TableError|error)\(\s*"(\w+)"', path.read_text()))
     assert "rate_limited" in codes  # the lobby's refusals have codes too (http_error)
     assert {"no_table", "storage", "too_large", "not_over", "flood", "stale"} <= codes

@@ -2,6 +2,7 @@
 import { t, has, applyStatic, mountLangSelect, onLangChange, loadCatalogueText, gameSummary, presetTitle, optionLabel,
   optionDoc, optionValue } from "./i18n.js";
 import { normaliseCatalogue, botLabel, saveTableLinks, loadTableLinks, ICON_BOT, ICON_PERSON } from "./common.js";
+import { renderPlayNow } from "./playnow.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, { dataset = {}, ...props } = {}, ...children) => {
@@ -259,6 +260,7 @@ function retranslate() {
     $("preset").value = preset;
     renderSeats();
     renderTurnTime();
+    renderPlayNow(catalogue);
   }
   refreshTables();
 }
@@ -274,6 +276,7 @@ async function main() {
   try {
     await loadCatalogueText().catch(() => {}); // without it, the server's English
     await loadCatalogue();
+    renderPlayNow(catalogue);
   } catch (err) {
     console.error(err);
     $("create-error").textContent = t("loadFailed");
