@@ -207,3 +207,23 @@ def test_joins_are_rate_limited_with_new_tables(tmp_path: Path) -> None:
         assert limited["type"] == "error" and limited["code"] == "rate_limited"
         # a table request and a join take from the same bucket of the address
         assert server.http.post("/api/tables", json={}).status_code == 429
+
+
+def test_a_queue_table_is_stored_and_resumes_after_a_restart_while_the_queue_does_not(
+        tmp_path: Path) -> None:
+    """The tables a queue makes are stored as any other; the queues themselves are memory."""
+    db = str(tmp_path / "t.db")
+    with running(db) as server:
+        first, _ = join(server, "bondtolva", 2)
+        _, answer = join(server, "bondtolva", 2)
+        mine = seated(first)
+        table = server.ws(mine["id"])
+        table.join(mine["token"])
+        state = table.until("state")
+        join(server, "tuppi")  # still waiting when the server stops
+    with running(db) as server:
+        assert server.http.get("/api/queues").json()["queues"] == []
+        again = server.ws(answer["id"])
+        welcome = again.join(answer["token"])
+        assert welcome["seat"] == answer["seat"] and welcome["table"]["turn_time"] == QUEUE_TURN_TIME
+        assert again.until("state")["seq"] == state["seq"]
