@@ -935,3 +935,38 @@ def test_play_now_seats_two_browsers_together_and_a_lone_one_with_bots(tmp_path:
         while srv.http.get("/api/queues").json()["queues"] and time.monotonic() < deadline:
             time.sleep(0.1)
         assert srv.http.get("/api/queues").json()["queues"] == []
+
+
+def test_a_page_waiting_in_a_queue_joins_again_after_a_restart(tmp_path: Path, new_page: NewPage) -> None:
+    """The queues are the server's memory only: a page that waits when ``tricktaker serve``
+    is killed joins its queue again by itself once the server is back, and is seated."""
+    import httpx
+
+    db, port = str(tmp_path / "queue.db"), free_port()
+    url = f"http://127.0.0.1:{port}"
+    process = start_server(port, db)
+    try:
+        page = new_page()
+        page.goto(url + "/")
+        page.get_by_test_id("now-game").select_option("bondtolva")
+        page.get_by_test_id("now-size").select_option("2")
+        page.get_by_test_id("now-wait").select_option("120")
+        page.get_by_test_id("now-join").click()
+        expect(page.get_by_test_id("now-status")).to_contain_text("1 of 2")
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        expect(page.get_by_test_id("now-status")).to_contain_text("Joining again")
+        process = start_server(port, db)
+        expect(page.get_by_test_id("now-status")).to_contain_text("1 of 2", timeout=45_000)
+        other = new_page()
+        other.goto(url + "/")
+        other.get_by_test_id("now-game").select_option("bondtolva")
+        other.get_by_test_id("now-size").select_option("2")
+        other.get_by_test_id("now-join").click()
+        page.wait_for_url(re.compile(r"/t/"))
+        other.wait_for_url(re.compile(r"/t/"))
+        assert table_id_of(page) == table_id_of(other)
+        assert httpx.get(f"{url}/api/queues").json()["queues"] == []
+    finally:
+        process.kill()
+        process.wait(10)

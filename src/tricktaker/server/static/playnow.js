@@ -132,6 +132,10 @@ function connect() {
       $("now-status").textContent = t("queueSeated");
       location.href = message.link;
     } else if (message.type === "error") {
+      if (message.code === "already_queued" && retry > 0) {
+        ws.close(); // our old connection is not closed on the server yet: onclose tries again
+        return;
+      }
       tell(message);
       stop();
     }
