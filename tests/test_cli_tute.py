@@ -366,3 +366,24 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]
     captured = capsys.readouterr()
     assert message in captured.err
     assert captured.out == ""
+
+
+@pytest.mark.parametrize(("options", "told"), [
+    (["--option", "tute_sotas=true", "--option", "must_declare=true", "--option", "rounds_to_win=2"],
+     ["four sotas make tute too", "singing is compulsory", "first to 2 rounds"]),
+    (["--players", "2", "--option", "exchange_anytime=true", "--option", "rounds_to_win=2"],
+     ["exchange on any turn", "first to 2 rounds"]),
+], ids=["pairs-variants", "habanero-anytime"])
+def test_variant_options_play_a_whole_match_in_the_terminal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        options: list[str], told: list[str]) -> None:
+    """Issue 24's variants in the terminal: told in the introduction, played to the end, saved."""
+    path = tmp_path / "v.json"
+    code, person = play(monkeypatch, capsys, first_choice, "--seed", "4", "--save", str(path), *options)
+    assert code == 0
+    flat = " ".join(re.sub("[│╭╮╰╯─]", " ", person.output).split())  # the intro panel wraps
+    for text in told:
+        assert text in flat
+    state = tt.load(path.read_text())
+    assert state.is_over() and max(state.scores) == 2  # type: ignore[attr-defined]
+    assert not any(line.startswith("✗") for line in person.output.splitlines())

@@ -38,6 +38,8 @@ PHASES = {
     "tuppi-tournament": {"bid", "play"},
     "tute-pairs": {"play", "declare"},
     "tute-habanero": {"play"},
+    "tute-variants": {"play", "declare"},
+    "tute-habanero-anytime": {"play"},
     "marjapussi": {"play", "answer"},
     "marjapussi-ordered": {"play", "answer"},
     "bondtolva": {"play", "answer"},

@@ -37,6 +37,8 @@ VARIANTS = {
     "tute-habanero": ("tute", {"players": 2}),
     "tute-options": ("tute", {"must_overtrump": False, "partner_exception": True, "tute": False}),
     "tute-habanero-free": ("tute", {"players": 2, "free_while_stock": True}),
+    "tute-variants": ("tute", {"tute_sotas": True, "must_declare": True}),
+    "tute-habanero-anytime": ("tute", {"players": 2, "exchange_anytime": True, "tute_sotas": True}),
     "marjapussi": ("marjapussi", {}),
     "marjapussi-ordered": ("marjapussi", {"declaration_order": "whole_first", "lead_from_marriage": True,
                                           "clubs_ace_opens": True, "pip_tie_carries": True}),

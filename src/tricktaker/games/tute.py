@@ -14,6 +14,11 @@ texts leave open, and how this module settles them:
   (``must_overtrump`` only adds the duty to beat).
 - Singing a veinte while holding las cuarenta is allowed and forfeits the
   cuarenta, which is what "the higher goes first" means in play.
+- Variants from the seed text, each an option (default off): ``tute_sotas``
+  (four sotas make tute too), ``must_declare`` (pairs: a player asked to
+  declare who can, must; he may pass only with nothing left to declare) and
+  ``exchange_anytime`` (two players: the exchange on any turn of either player,
+  leading or following, not only before a lead; never out of turn).
 """
 
 from __future__ import annotations
@@ -56,6 +61,8 @@ BEATS = {
 """For each card, the cards of its suit that beat it."""
 KINGS = sum(1 << (16 * s + KING) for s in range(4))
 KNIGHTS = sum(1 << (16 * s + KNIGHT) for s in range(4))
+SOTA = 10
+SOTAS = sum(1 << (16 * s + SOTA) for s in range(4))
 SEVEN_UP = {1, 3, 12, 11, 10}
 """Upcards the 7 of trumps may be exchanged for."""
 TWO_UP = {7, 6, 5, 4}
@@ -97,6 +104,13 @@ class Tute(Game):
                "Pairs: a void player trumping must beat the best trump in the trick if he can."),
         Option("partner_exception", False,
                "Pairs: when the partner is winning the trick, only following suit is required."),
+        Option("tute_sotas", False, "Four sotas in one hand also make tute (as four reyes or caballos do)."),
+        Option("must_declare", False,
+               "Pairs: declaring is compulsory: a player asked to declare must sing what he holds "
+               "(pass only with nothing to declare)."),
+        Option("exchange_anytime", False,
+               "Two players: either player may exchange the 7 or 2 of trumps on his turn, leading or "
+               "following, while more than two cards are in the stock."),
     )
     PRESETS = {"pairs": {"players": 4}, "habanero": {"players": 2}}
     SUMMARY = """\
@@ -134,6 +148,9 @@ Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
     def _validate(self) -> None:
         self.num_players = self.options["players"]
         self.partnerships = self.num_players == 4
+        sets = (KINGS, KNIGHTS, SOTAS) if self.options["tute_sotas"] else (KINGS, KNIGHTS)
+        self.tute_sets: tuple[int, ...] = sets if self.options["tute"] else ()
+        """The four cards of one rank that make tute in one hand (none when option ``tute`` is off)."""
 
     def pile_sizes(self, dealer: int) -> list[int]:
         """Pairs: four hands (the dealer's 9) and the shown trump card, which the dealer holds.
@@ -257,11 +274,14 @@ class TuteState(TrumpTrickState):
             return []
         seat: int = self._turn  # type: ignore[assignment]
         if self._phase is DECLARE_PHASE:
-            return [*self._declarations_for(seat), PASS]
+            declarations = self._declarations_for(seat)
+            if declarations and self.game.options["must_declare"]:
+                return declarations
+            return [*declarations, PASS]
         out = PLAY.of(self._legal_plays(seat))
         if self._can_declare and not self._trick:
             out += self._declarations_for(seat)
-        if not self._trick and self._exchange_card(seat):
+        if self._exchange_card(seat):
             out.append(EXCHANGE)
         return out
 
@@ -312,7 +332,7 @@ class TuteState(TrumpTrickState):
         hand = self._hands[seat]
         side = self.game.side_of(seat)
         out = []
-        if self.game.options["tute"] and (popcount(hand & KINGS) == 4 or popcount(hand & KNIGHTS) == 4):
+        if self._tute_set(hand):
             out.append(TUTE)
         for s in range(4):
             pair = (1 << (16 * s + KING)) | (1 << (16 * s + KNIGHT))
@@ -326,10 +346,14 @@ class TuteState(TrumpTrickState):
                 out.append(SING_20[s])
         return out
 
+    def _tute_set(self, hand: int) -> int:
+        """The four reyes, caballos (or, with ``tute_sotas``, sotas) ``hand`` holds, or 0."""
+        return next((four for four in self.game.tute_sets if hand & four == four), 0)
+
     def _declaration_possible(self) -> bool:
         """Whether anyone might still declare, by public knowledge only (so asking leaks nothing)."""
         gone = self._gone
-        if self.game.options["tute"] and not (gone & KINGS and gone & KNIGHTS):
+        if any(not gone & four for four in self.game.tute_sets):
             return True
         for s in range(4):
             pair = (1 << (16 * s + KING)) | (1 << (16 * s + KNIGHT))
@@ -338,8 +362,11 @@ class TuteState(TrumpTrickState):
         return False
 
     def _exchange_card(self, seat: int) -> int:
-        """The trump 7 or 2 this seat may exchange for the upcard now, or 0."""
+        """The trump 7 or 2 this seat may exchange for the upcard now, or 0: before it leads, or
+        (option ``exchange_anytime``) before any card it plays."""
         if self.num_players != 2 or self.stock_size <= 2 or self._phase is not PLAY_PHASE:
+            return 0
+        if self._trick and not self.game.options["exchange_anytime"]:
             return 0
         up = self._card(self._upcard).rank.value
         base = 16 * self._trump
@@ -366,6 +393,10 @@ class TuteState(TrumpTrickState):
                     f"{action} is not possible now: seat {seat} may declare (sing, tute) or pass",
                     code="not_now")
             if action is PASS:
+                if self.game.options["must_declare"] and self._declarations_for(seat):
+                    raise IllegalActionError(
+                        f"seat {seat} cannot pass: declaring is compulsory (must_declare) and it holds "
+                        f"{', '.join(a.text for a in self._declarations_for(seat))}")
                 self._next_in_window()
             else:
                 self._declare(seat, action)
@@ -379,12 +410,13 @@ class TuteState(TrumpTrickState):
                     + (" and while more than two cards are in the stock" if self.num_players == 2 else ""))
             self._declare(seat, action)
         elif kind == "exchange":
-            card = self._exchange_card(seat) if not self._trick else 0
+            card = self._exchange_card(seat)
             if not card:
+                who = ("the player to move" if self.game.options["exchange_anytime"]
+                       else "the player about to lead")
                 raise IllegalActionError(
-                    "exchange is not possible now: the player about to lead may exchange the 7 of "
-                    "trumps for an upcard above 7, or the 2 for an upcard 7..4, while more than two "
-                    "cards are in the stock")
+                    f"exchange is not possible now: {who} may exchange the 7 of trumps for an upcard "
+                    "above 7, or the 2 for an upcard 7..4, while more than two cards are in the stock")
             self._hands[seat] ^= card | self._upcard
             self._shown[seat] |= self._upcard
             self._exchanges.append((seat, card, self._upcard))
@@ -410,7 +442,9 @@ class TuteState(TrumpTrickState):
 
     def _why_not_declare(self, seat: int, action: Action) -> str:
         if action is TUTE:
-            return f"seat {seat} cannot declare tute: it needs four reyes or four caballos in hand"
+            ranks = ("four reyes, four caballos or four sotas" if self.game.options["tute_sotas"]
+                     else "four reyes or four caballos")
+            return f"seat {seat} cannot declare tute: it needs {ranks} in hand"
         suit = self._sung_suit(action)
         name = DECK.suits[suit].name
         if action is not SING_40 and suit == self._trump:
@@ -645,8 +679,7 @@ class TuteState(TrumpTrickState):
                 elif a.kind == "sing":
                     events.append((i, self._pair(probe._sung_suit(a))))
                 elif a is TUTE:
-                    events.append((i, probe._hands[other] & (KINGS if popcount(
-                        probe._hands[other] & KINGS) == 4 else KNIGHTS)))
+                    events.append((i, probe._tute_set(probe._hands[other])))
                 elif a is EXCHANGE:
                     events.append((i, probe._exchanges[-1][1]))
             after = len(probe._stock) + (1 if probe._upcard else 0)

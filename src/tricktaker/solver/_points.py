@@ -150,6 +150,9 @@ R_SPECIAL = 26  # cards never merged as equivalent (tute's kings and knights, ex
 R_TOTALPIPS = 27  # pips in the deck
 R_DOWN = 28  # 28..31: the face-down cards each seat started with (Avomarjapussi)
 R_RELATIVE = 32  # transposition keys by relative rank (no stock, no rows)
+R_SOTAS = 33  # Tute: a third rank whose four cards make tute (option tute_sotas), or 0
+R_MUSTDECL = 34  # Tute pairs: a seat asked to declare may pass only with nothing to declare
+R_EXCHANY = 35  # Tute habanero: the exchange also before following, not only before a lead
 R_SIZE = 40
 
 STYLE_TUTE = 0

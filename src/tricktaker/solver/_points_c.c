@@ -27,7 +27,8 @@ enum {
     R_ORDER = 7, R_LFM = 8, R_OWNLEAD = 9, R_MARRY = 10, R_LAST = 11, R_PIPVAL = 12,
     R_TUTE = 13, R_MAXSIDE = 14, R_STOCKLEN = 15, R_CALLSTOCK = 16, R_EXCH = 17, R_KINGS = 18,
     R_KNIGHTS = 19, R_TOTALPTS = 20, R_SIDE = 21, R_DECK = 25, R_SPECIAL = 26,
-    R_TOTALPIPS = 27, R_DOWN = 28, R_RELATIVE = 32, R_SIZE = 40
+    R_TOTALPIPS = 27, R_DOWN = 28, R_RELATIVE = 32, R_SOTAS = 33, R_MUSTDECL = 34, R_EXCHANY = 35,
+    R_SIZE = 40
 };
 enum { STYLE_TUTE = 0, STYLE_ACE_TEN = 1 };
 enum { MARRY_TUTE = 0, MARRY_FIRST_TRUMPS = 1, MARRY_EVERY_TRUMPS = 2 };
@@ -212,12 +213,17 @@ static int play_reps(Ctx *x, int d, i64 legal, int merge) {
 
 TT_INLINE int four_of(i64 hand, i64 rank) { return popcount(hand & rank) == 4; }
 
+/* Tute: whether cards hold four reyes, four caballos or (R_SOTAS) four sotas. */
+TT_INLINE int has_tute(const Ctx *x, i64 cards) {
+    return four_of(cards, R_(R_KINGS)) || four_of(cards, R_(R_KNIGHTS)) ||
+           (R_(R_SOTAS) != 0 && four_of(cards, R_(R_SOTAS)));
+}
+
 /* Tute: append the declarations seat may make (tute, las cuarenta, veintes).  Without
  * all_sings the minimising side's cantes are left out, and veintes follow suit order. */
 static int tute_decls(Ctx *x, int d, int seat, int all_sings, int nm) {
     i64 hand = S_(d, seat);
-    if (R_(R_TUTE) != 0 && (four_of(hand, R_(R_KINGS)) || four_of(hand, R_(R_KNIGHTS))))
-        M_(d, nm++) = MV_TUTE;
+    if (R_(R_TUTE) != 0 && has_tute(x, hand)) M_(d, nm++) = MV_TUTE;
     if (!all_sings && !is_max(x, seat)) return nm;
     i64 trump = S_(d, F_TRUMP);
     int side = (int)(R_(R_SIDE + seat) & 1);
@@ -314,7 +320,7 @@ static int answers(Ctx *x, int d) {
 /* Whether seat has a declaration worth searching in a Tute pairs window. */
 static int tute_has_decl(const Ctx *x, int d, int seat) {
     i64 hand = S_(d, seat);
-    if (R_(R_TUTE) != 0 && (four_of(hand, R_(R_KINGS)) || four_of(hand, R_(R_KNIGHTS)))) return 1;
+    if (R_(R_TUTE) != 0 && has_tute(x, hand)) return 1;
     if (!is_max(x, seat)) return 0;
     for (int s = 0; s < 4; s++) {
         i64 pair = SD_(SD_PAIR, s);
@@ -388,16 +394,20 @@ static int gen_moves(Ctx *x, int d, i64 first, int root) {
     }
     if (phase == PH_DECLARE) {
         nm = tute_decls(x, d, seat, root, 0);
-        M_(d, nm++) = MV_PASS;
+        if (nm == 0 || R_(R_MUSTDECL) == 0) M_(d, nm++) = MV_PASS;
         for (int j = 0; j < nm; j++) SC_(d, j) = 0;
         return order_moves(x, d, nm, first, -1);
     }
     i64 pos = S_(d, F_POS);
-    if (pos == 0) {
-        if (R_(R_EXCH) != 0 && S_(d, F_UP) != 0 && stock_left(x, d) > 2) {
-            i64 ex = C_(C_EXCH, idx(S_(d, F_UP)));
-            if (ex != 0 && (S_(d, seat) & ex)) M_(d, nm++) = MV_EXCHANGE;
+    if (R_(R_EXCH) != 0 && (pos == 0 || R_(R_EXCHANY) != 0) && S_(d, F_UP) != 0 &&
+        stock_left(x, d) > 2) {
+        i64 ex = C_(C_EXCH, idx(S_(d, F_UP)));
+        if (ex != 0 && (S_(d, seat) & ex)) {
+            SC_(d, nm) = 200;
+            M_(d, nm++) = MV_EXCHANGE;
         }
+    }
+    if (pos == 0) {
         if (S_(d, F_CANCALL) != 0) {
             if (R_(R_STYLE) == STYLE_TUTE) {
                 int calls = nm;
@@ -680,7 +690,7 @@ static int may_tute(const Ctx *x, int d, int mine) {
     i64 reach = 0;
     for (int seat = 0; seat < R_(R_N); seat++)
         if (is_max(x, seat) == mine) reach |= S_(d, seat);
-    return (reach & R_(R_KINGS)) == R_(R_KINGS) || (reach & R_(R_KNIGHTS)) == R_(R_KNIGHTS);
+    return has_tute(x, reach);
 }
 
 /* Points that surely go to the maximiser and to the other side: the cards of the top run of
@@ -1382,7 +1392,8 @@ static const struct {
     LAYOUT(R_MARRY), LAYOUT(R_LAST), LAYOUT(R_PIPVAL), LAYOUT(R_TUTE), LAYOUT(R_MAXSIDE),
     LAYOUT(R_STOCKLEN), LAYOUT(R_CALLSTOCK), LAYOUT(R_EXCH), LAYOUT(R_KINGS), LAYOUT(R_KNIGHTS),
     LAYOUT(R_TOTALPTS), LAYOUT(R_SIDE), LAYOUT(R_DECK), LAYOUT(R_SPECIAL), LAYOUT(R_TOTALPIPS),
-    LAYOUT(R_DOWN), LAYOUT(R_RELATIVE), LAYOUT(R_SIZE),
+    LAYOUT(R_DOWN), LAYOUT(R_RELATIVE), LAYOUT(R_SOTAS), LAYOUT(R_MUSTDECL), LAYOUT(R_EXCHANY),
+    LAYOUT(R_SIZE),
     LAYOUT(STYLE_TUTE), LAYOUT(STYLE_ACE_TEN), LAYOUT(MARRY_TUTE), LAYOUT(MARRY_FIRST_TRUMPS),
     LAYOUT(MARRY_EVERY_TRUMPS),
     LAYOUT(C_PTS), LAYOUT(C_PIPS), LAYOUT(C_UNDER), LAYOUT(C_EXCH), LAYOUT(C_WEIGHT),

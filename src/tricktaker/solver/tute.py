@@ -16,6 +16,9 @@ round**, as the game counts them for the round winner (``hand_points``):
   trick (what it would score by taking every remaining trick); cantes that
   were not sung yet are lost, as in the game.  So tute is worth at least as
   much as any play of the rest, except when cantes still to sing would add more.
+  With ``tute_sotas`` four sotas make tute too.
+- ``must_declare`` (pairs): a seat asked to declare that can, must (no pass);
+  ``exchange_anytime`` (habanero): the exchange is searched before following too.
 
 Sides are the game's: partners in pairs (seats 0 and 2 against 1 and 3), each
 player alone in habanero.  In habanero every stock card is known in a sampled
@@ -95,9 +98,12 @@ def _rules(state: TuteState, pos: PointPosition, mover: int, trump: int) -> None
     r[K.R_EXCH] = int(n == 2)
     r[K.R_KINGS] = _rank_mask(KING)
     r[K.R_KNIGHTS] = _rank_mask(KNIGHT)
+    r[K.R_SOTAS] = _rank_mask(game.SOTA) if o["tute_sotas"] else 0
+    r[K.R_MUSTDECL] = int(n == 4 and o["must_declare"])
+    r[K.R_EXCHANY] = int(n == 2 and o["exchange_anytime"])
     for seat in range(n):
         r[K.R_SIDE + seat] = g.side_of(seat)
-    special = r[K.R_KINGS] | r[K.R_KNIGHTS] if o["tute"] else 0
+    special = r[K.R_KINGS] | r[K.R_KNIGHTS] | r[K.R_SOTAS] if o["tute"] else 0
     if n == 2:
         special |= LAYOUT.mask(c for c in SPANISH_40.cards
                                if c.suit.index == trump and c.rank.value in (SEVEN, TWO))

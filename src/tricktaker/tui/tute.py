@@ -197,12 +197,16 @@ class TuteScreen(Screen):
         if obs["phase"] == "declare":
             won = obs["tricks"][-1]["winner"]
             who = "You" if won == obs["seat"] else self.seats.short(won)
+            if all(a.kind != "pass" for a in legal):
+                return f"{who} won the trick: your side must sing now (its number, 40, 20 C...)."
             return f"{who} won the trick: your side may sing now (its number, 40, 20 C...) or pass."
         extras = []
         if "sing" in kinds or "tute" in kinds:
             extras.append("sing (40, 20 C...)")
         if "exchange" in kinds:
             extras.append("exchange")
+        if obs["trick"] and "exchange" in kinds:
+            return "Play a card (its number or name), or first exchange."
         if not obs["trick"]:
             if extras:
                 return f"Lead a card (its number or name), or first {' or '.join(extras)}."
@@ -264,15 +268,21 @@ class TuteScreen(Screen):
                  f"first to {opts['rounds_to_win']} rounds"]
         if not opts["tute"]:
             rules.append("no tute")
+        elif opts["tute_sotas"]:
+            rules.append("four sotas make tute too")
         if not opts["tie_last_trick"]:
             rules.append("equal points: nobody wins the round")
         if self.two and opts["free_while_stock"]:
             rules.append("free play while the stock lasts")
+        if self.two and opts["exchange_anytime"]:
+            rules.append("exchange on any turn")
         if not self.two:
             if opts["must_overtrump"] != defaults["must_overtrump"]:
                 rules.append("no duty to overtrump")
             if opts["partner_exception"]:
                 rules.append("partner exception")
+            if opts["must_declare"]:
+                rules.append("singing is compulsory")
         self.print_intro(", ".join(rules), seed, f"Counter-clockwise, seats: {self.seat_numbers()}",
                          "Type a card's number or name (1o, 12c); 40 or 20 C to sing; help for more.")
 
