@@ -36,13 +36,14 @@ class Running:
 
     def __init__(self, db: str, workers: int = 0, bot_delay: float = 0.0, rate: float = 1e6,
                  burst: int = 1_000_000, tables_per_minute: int = 0, bot_time: float = 3.0,
-                 turn_time: float = 0.0, absent_time: float = 10.0, pace_gc: bool = False) -> None:
+                 turn_time: float = 0.0, absent_time: float = 10.0, pace_gc: bool = False,
+                 signups: bool = True) -> None:
         """Tests play far faster than people, so the flood limit is off unless asked for."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = create_app(db=db, workers=workers, bot_delay=bot_delay, rate=rate, burst=burst,
                               warm_up=False, tables_per_minute=tables_per_minute, bot_time=bot_time,
-                              turn_time=turn_time, absent_time=absent_time,
+                              turn_time=turn_time, absent_time=absent_time, signups=signups,
                               **({"pace_gc": True} if pace_gc else {}))  # only asked: it acts on the process
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=4 * MAX_MESSAGE, lifespan="on")

@@ -151,7 +151,8 @@ def test_a_created_table_is_listed_with_public_information_only(server: Running)
     assert [t["id"] for t in listed] == [created["id"]]
     text = json.dumps(listed)
     assert tokens[0] not in text and not SPANISH.search(text.replace(created["id"], ""))
-    assert listed[0]["seats"][1] == {"seat": 1, "kind": "bot", "bot": "rules", "connected": True}
+    assert listed[0]["seats"][1] == {"seat": 1, "kind": "bot", "bot": "rules", "player": None,
+                                       "nickname": None, "connected": True}
     assert listed[0]["seats"][0]["connected"] is False
 
 
@@ -1269,8 +1270,8 @@ def test_every_text_of_the_pages_has_a_finnish_and_a_spanish_version() -> None:
         used |= set(re.findall(r'data-i18n(?:-title)?="(\w+)"', path.read_text()))
     server = Path(tt.__file__).parent / "server"
     codes = set()
-    for path in (server / "tables.py", server / "app.py", server / "queue.py"):
-        codes |= set(re.findall(r'(?:TableError|error)\(\s*"(\w+)"', path.read_text()))
+    for path in (server / "tables.py", server / "app.py", server / "queue.py", server / "players.py"):
+        codes |= set(re.findall(r'(?:TableError|PlayerError|error)\(\s*"(\w+)"', path.read_text()))
     assert "rate_limited" in codes  # the lobby's refusals have codes too (http_error)
     assert {"no_table", "storage", "too_large", "not_over", "flood", "stale"} <= codes
     needed = used | {f"err_{code}" for code in codes} | {"status_playing", "status_over"}

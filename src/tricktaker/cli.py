@@ -488,7 +488,8 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         app = create_app(db=args.db, workers=args.workers, bot_delay=args.bot_delay,
                          tables_per_minute=args.tables_per_minute, bot_time=args.bot_time,
                          bot_worlds=args.bot_worlds, bot_iterations=args.bot_iterations,
-                         turn_time=args.turn_time, pace_gc=True, queue_bot=args.queue_bot)
+                         turn_time=args.turn_time, pace_gc=True, queue_bot=args.queue_bot,
+                         signups=not args.no_signups)
     except ValueError as exc:  # a --queue-bot this server would not seat
         raise CliError(f"--queue-bot: {exc}") from None
     out.print(f"tricktaker: tables at http://{args.host}:{args.port}/ (games kept in {args.db})")
@@ -687,6 +688,8 @@ def _build_parser() -> argparse.ArgumentParser:
                        help="new tables one client address may create a minute (default 30; 0: no limit)")
     serve.add_argument("--queue-bot", default="rules", metavar="SPEC",
                        help="the bot in the empty seats of a Play now table (default rules)")
+    serve.add_argument("--no-signups", action="store_true",
+                       help="refuse new player identities (the players who have one go on as before)")
     serve.set_defaults(func=cmd_serve)
 
     games = sub.add_parser("games", help="list the games")

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .botpool import BotLimits, BotPool
 from .collector import pace_collector
+from .players import SECRET_HEADER, Player, PlayerError, Players, player_of
 from .queue import QUEUE_BOT, QUEUE_TURN_TIME, WAITS, Queues, Waiter
 from .store import Store
 from .tables import ABSENT_TIME, MAX_TURN_TIME, Table, TableError, Tables, game_catalogue
@@ -111,7 +112,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
                bot_worlds: int = BotLimits.worlds, bot_iterations: int = BotLimits.iterations,
                turn_time: float = 0.0, absent_time: float = ABSENT_TIME,
                pace_gc: bool = False, queue_bot: str = QUEUE_BOT,
-               queue_turn_time: float = QUEUE_TURN_TIME) -> Starlette:
+               queue_turn_time: float = QUEUE_TURN_TIME, signups: bool = True) -> Starlette:
     """The ASGI app: tables stored in ``db`` (a path or URL), bots in ``workers`` processes,
     each connection limited to ``rate`` messages a second in bursts of ``burst``, each
     client address to ``tables_per_minute`` new tables (0: no limit).  A search bot
@@ -129,7 +130,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
 
     *Play now* (:mod:`.queue`) fills empty seats with ``queue_bot`` (checked against the
     same caps; a bad spec is a ``ValueError`` here, not at the first table) and gives its
-    tables ``queue_turn_time``."""
+    tables ``queue_turn_time``.  ``signups=False`` refuses new player identities
+    (``--no-signups``); existing ones go on."""
     limits = BotLimits(time=bot_time, worlds=bot_worlds, iterations=bot_iterations)
     queue_bot = Queues.check_bot(queue_bot, limits)
     creators: dict[str, RateLimit] = {}
@@ -153,9 +155,18 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         pool = BotPool(workers, limits)
         if warm_up and workers > 0:
             pool.warm_up()
-        manager = Tables(Store(db), pool, bot_delay, turn_time=turn_time, absent_time=absent_time)
+        store = Store(db)
+        players = Players(store, signups=signups)
+        manager = Tables(store, pool, bot_delay, turn_time=turn_time, absent_time=absent_time,
+                         players=players)
         app.state.tables = manager
-        app.state.queues = Queues(manager, bot=queue_bot, turn_time=queue_turn_time)
+        async def queue_player(message: Any) -> str | None:
+            """A queue join's player: its ``secret``, as in a table's join."""
+            player = await manager.player(message.get("secret") if isinstance(message, dict) else None)
+            return player.id if player is not None else None
+
+        app.state.queues = Queues(manager, bot=queue_bot, turn_time=queue_turn_time, player_of=queue_player)
+        app.state.players = players
         await manager.start()
         pacer = asyncio.get_running_loop().create_task(pace_collector()) if pace_gc else None
         yield
@@ -188,8 +199,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
     async def create_table(request: Request) -> Response:
         bucket = creator(request)
         if bucket is not None and not bucket.allow():
-                return http_error("rate_limited", f"at most {tables_per_minute} new tables a minute "
-                                  "from one address: try again soon", 429, limit=tables_per_minute)
+            return http_error("rate_limited", f"at most {tables_per_minute} new tables a minute "
+                              "from one address: try again soon", 429, limit=tables_per_minute)
         body = await request.body()
         if len(body) > MAX_BODY:
             return http_error("too_large", f"a table request is at most {MAX_BODY} bytes", 413)
@@ -198,7 +209,11 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         except (ValueError, RecursionError):  # RecursionError: nested deeper than any real request
             return http_error("malformed", "the body is not JSON (or is nested too deep)", 400)
         try:
-            table, tokens = await tables(request).create(payload)
+            player = await signed_in(request)
+        except PlayerError as exc:
+            return http_error(exc.code, str(exc), 401)
+        try:
+            table, tokens = await tables(request).create(payload, player)
         except TableError as exc:
             return http_error(exc.code, str(exc), 400)
         seats: list[dict[str, Any]] = []
@@ -234,6 +249,62 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return JSONResponse({"queues": queues.summary(), "waits": list(WAITS), "bot": queue_bot,
                              "turn_time": queue_turn_time})
 
+    async def signed_in(request: Request) -> Player | None:
+        """The player of the request's secret header; a secret that belongs to nobody is refused
+        (:class:`PlayerError` ``unknown_player``), so a browser does not go on as a guest unawares."""
+        if not request.headers.get(SECRET_HEADER):
+            return None
+        player = await asyncio.to_thread(player_of, request)
+        if player is None:
+            raise PlayerError("unknown_player", "this browser's player is not known here (a new "
+                                                "database?): make a new one")
+        return player
+
+    async def create_player(request: Request) -> Response:
+        bucket = creator(request)
+        if bucket is not None and not bucket.allow():
+            return http_error("rate_limited", f"at most {tables_per_minute} new tables or players a "
+                              "minute from one address: try again soon", 429, limit=tables_per_minute)
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return http_error("too_large", f"a request is at most {MAX_BODY} bytes", 413)
+        try:
+            payload = json.loads(body)
+        except (ValueError, RecursionError):
+            return http_error("malformed", "the body is not JSON (or is nested too deep)", 400)
+        if not isinstance(payload, dict) or set(payload) - {"nickname"}:
+            return http_error("malformed", 'a player request is {"nickname": "..."}', 400)
+        players: Players = request.app.state.players
+        try:
+            player, secret = await asyncio.to_thread(players.create, payload.get("nickname"))
+        except PlayerError as exc:
+            status = {"signups_closed": 403, "nickname_taken": 409}.get(exc.code, 400)
+            return http_error(exc.code, str(exc), status)
+        return JSONResponse(player.public() | {"secret": secret}, 201)
+
+    async def me(request: Request) -> Response:
+        try:
+            player = await signed_in(request)
+        except PlayerError as exc:
+            return http_error(exc.code, str(exc), 401)
+        if player is None:
+            return http_error("unknown_player", f"no player: send the secret in {SECRET_HEADER}", 401)
+        return JSONResponse(player.public())
+
+    async def player_info(request: Request) -> Response:
+        players: Players = request.app.state.players
+        player_id = request.path_params["id"]
+        player = await asyncio.to_thread(players.get, player_id)
+        if player is None:
+            return http_error("no_player", f"no player {player_id!r}", 404)
+        matches = await asyncio.to_thread(players.matches, player.id)
+        return JSONResponse(player.public() | {"matches": matches})
+
+    async def profile_page(request: Request) -> Response:
+        players: Players = request.app.state.players
+        found = await asyncio.to_thread(players.get, request.path_params["id"])
+        return FileResponse(STATIC / "profile.html", status_code=200 if found else 404)
+
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         await Session(tables(websocket), websocket, RateLimit(rate, burst)).run()
@@ -249,6 +320,10 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             Route("/api/tables/{id}/record", record),
             Route("/api/queues", list_queues),
             WebSocketRoute("/ws/queue", queue_socket),  # before /ws/{id}: no table id is this short
+            Route("/api/players", create_player, methods=["POST"]),
+            Route("/api/players/me", me),
+            Route("/api/players/{id}", player_info),
+            Route("/p/{id}", profile_page),
             WebSocketRoute("/ws/{id}", socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
@@ -349,8 +424,12 @@ class Session:
         token = message.get("token")
         if token is not None and not isinstance(token, str):
             raise TableError("malformed", "a token is text")
+        secret = message.get("secret")
+        if secret is not None and not isinstance(secret, str):
+            raise TableError("malformed", "a player's secret is text")
+        player = await self.tables.player(secret)  # an unknown one joins as before, unrecorded
         table = await self.tables.find(self.websocket.path_params["id"])
-        self.seat = await self.tables.join(self.client, table, token)
+        self.seat = await self.tables.join(self.client, table, token, player)
         self.table = table
 
 

@@ -50,7 +50,7 @@ tables = Table(
     Column("preset", String(32)),
     Column("options", Text, nullable=False),      # JSON: every option's value
     Column("seed", Integer, nullable=False),
-    Column("seats", Text, nullable=False),        # JSON: [{"kind", "bot", "token_hash"}]
+    Column("seats", Text, nullable=False),        # JSON: [{"kind", "bot", "token_hash", "player"}]
     Column("status", String(16), nullable=False),  # "playing" or "over"
     Column("created", Float, nullable=False),
     Column("next_id", String(32)),                # the table of the next match, once asked for
@@ -65,6 +65,42 @@ actions = Table(
     Column("action", String(200), nullable=False),
     Column("at", Float, nullable=False),
 )
+
+
+players = Table(
+    "tt_players", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("nickname", String(40), nullable=False),
+    Column("nickname_key", String(40), nullable=False, unique=True),  # casefolded: one "Aino" only
+    Column("secret_hash", String(64), nullable=False, unique=True),   # SHA-256: never the secret itself
+    Column("created", Float, nullable=False),
+)
+"""People who come back (:mod:`.players`)."""
+
+seatings = Table(
+    "tt_seatings", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(16), nullable=False, index=True),
+    Column("at", Float, nullable=False),
+    Column("result", Float),            # at the end: 1 won, 0 lost, 0.5 drawn (no winner)
+    Column("rating_before", Float),     # a rated match: the rating of its game and size before it
+    Column("rating_after", Float),      # and after it
+)
+"""Who sat where: a player's matches (the profile) without reading every table's seats."""
+
+ratings = Table(
+    "tt_ratings", metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("players", Integer, primary_key=True),   # the table size: 3-player Tute is rated apart
+    Column("rating", Float, nullable=False),        # Glicko-2 on the Glicko scale (1500 to start)
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+"""Each player's Glicko-2 rating per game and table size (:mod:`tricktaker.ratings`)."""
 
 
 _INSERT_ACTION = insert(actions)
@@ -181,6 +217,11 @@ class Store:
                 for table_id, seat, text in moves:
                     by_id[table_id].actions.append((seat, text))
         return found
+
+    def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """Store a table's seats again (a signed-in person took one: it records their id)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.id == table_id).values(seats=json.dumps(seats)))
 
     def has_table(self, table_id: str) -> bool:
         """Whether the table was ever created (a page for a wrong link answers 404)."""

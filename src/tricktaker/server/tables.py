@@ -16,7 +16,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -26,6 +26,7 @@ from ..bots import BOTS
 from ..cards import Deck
 from ..engine import Game, IllegalActionError, OptionError, State
 from .botpool import BotPool, check_spec, seatable
+from .players import Player, Players
 from .store import Store, StoredTable
 
 __all__ = ["Client", "Table", "TableError", "Tables"]
@@ -241,6 +242,7 @@ class Table:
             "options": dict(game.options),
             "deck": deck_style(game.deck),
             "seats": [{"seat": seat, "kind": info["kind"], "bot": info.get("bot"),
+                       "player": info.get("player"), "nickname": info.get("nickname"),
                        "connected": connected[seat]} for seat, info in enumerate(self.stored.seats)],
             "status": "over" if state.is_over() else "playing",
             "hand_number": state.hand_number,
@@ -323,8 +325,13 @@ class Tables:
     """
 
     def __init__(self, store: Store, bots: BotPool, bot_delay: float = 0.6, turn_time: float = 0.0,
-                 absent_time: float = ABSENT_TIME) -> None:
+                 absent_time: float = ABSENT_TIME, players: Players | None = None) -> None:
         self.store = store
+        self.players = players if players is not None else Players(store)
+        """The server's signed-in people: a seat one of them takes records their id."""
+        self.on_over: list[Callable[[Table], Awaitable[None]]] = []
+        """Called once for each match that ends here (ratings, tournaments); a failing one
+        is logged and the others still run."""
         self.pool = bots
         self.bot_delay = bot_delay
         self.turn_time = turn_time
@@ -401,8 +408,11 @@ class Tables:
 
     # -- creating and finding tables ----------------------------------------------
 
-    async def create(self, request: Any) -> tuple[Table, list[str | None]]:
-        """A new table from a lobby request (docs/server.md); returns it and each seat's token."""
+    async def create(self, request: Any, player: Player | None = None) -> tuple[Table, list[str | None]]:
+        """A new table from a lobby request (docs/server.md); returns it and each seat's token.
+
+        A signed-in ``player`` who creates it takes its first person's seat (the lobby sends
+        the creator there), which records their id."""
         if not isinstance(request, dict):
             raise TableError("malformed", "a table request is a JSON object")
         unknown = set(request) - {"game", "preset", "options", "seats", "turn_time"}
@@ -434,10 +444,15 @@ class Tables:
             tokens.append(token)
             if token is not None:
                 info["token_hash"] = token_hash(token)
+        creator = next((i for i, info in enumerate(seats) if info["kind"] == "human"), None)
+        if player is not None and creator is not None:
+            seats[creator] |= {"player": player.id, "nickname": player.nickname}
         stored = StoredTable(id=secrets.token_urlsafe(9), game=game.name, preset=game.preset,
                              options=dict(game.options), seed=random.SystemRandom().randrange(2**31),
                              seats=seats, turn_time=float(turn_time))
         await self._in_db(self.store.add_table, stored)
+        if player is not None and creator is not None:
+            await self._in_db(self.players.sit, stored.id, creator, player.id)
         table = Table.rebuild(stored)
         self.tables[table.id] = table
         self._schedule_bot(table)
@@ -463,6 +478,9 @@ class Tables:
                                      options=dict(old.options), seed=random.SystemRandom().randrange(2**31),
                                      seats=[dict(info) for info in old.seats], turn_time=old.turn_time)
                 await self._in_db(self.store.add_next_table, old.id, stored)
+                for number, info in enumerate(stored.seats):
+                    if info.get("player"):
+                        await self._in_db(self.players.sit, stored.id, number, info["player"])
                 new = Table.rebuild(stored)
                 self.tables[new.id] = new
                 old.next_id = next_id = new.id
@@ -525,13 +543,20 @@ class Tables:
 
     # -- clients -------------------------------------------------------------------
 
-    async def join(self, client: Client, table: Table, token: str | None) -> int | None:
-        """Seat a client by its token (``None``: a spectator) and send it the table and its state."""
+    async def join(self, client: Client, table: Table, token: str | None,
+                   player: Player | None = None) -> int | None:
+        """Seat a client by its token (``None``: a spectator) and send it the table and its state.
+
+        A signed-in ``player`` who takes a seat nobody signed in has taken yet is recorded
+        there (the first one keeps it: a link passed on does not move a rated seat)."""
         seat = None
         if token is not None:
             seat = table.seat_of_token(token)
             if seat is None:
                 raise TableError("bad_token", "this link does not belong to a seat at this table")
+            taken = table.stored.seats[seat].get("player")
+            if player is not None and not taken and not table.state.is_over():
+                await self.claim(table, seat, player)
         # Under the table's lock: an action is applied before it is stored, and a join
         # in between saw a position one action ahead of its seq (which the next state
         # then repeated), so a move could be refused as stale or a timer misread.
@@ -545,6 +570,20 @@ class Tables:
             await client.send(table.state_message(seat, self._starting(table)))
         await self._presence(table)
         return seat
+
+    async def claim(self, table: Table, seat: int, player: Player) -> None:
+        """Record ``player`` at a person's ``seat`` (stored with the seats and in their matches)."""
+        if table.stored.seats[seat]["kind"] != "human":
+            raise TableError("bad_request", f"seat {seat} is a bot's")
+        table.stored.seats[seat] |= {"player": player.id, "nickname": player.nickname}
+        await self._in_db(self.store.set_seats, table.id, table.stored.seats)
+        await self._in_db(self.players.sit, table.id, seat, player.id)
+
+    async def player(self, secret: Any) -> Player | None:
+        """The player of a secret from a WebSocket message (None: unknown or none)."""
+        if not isinstance(secret, str):
+            return None
+        return await self._in_db(self.players.by_secret, secret)
 
     async def leave(self, client: Client, table: Table) -> None:
         if client in table.clients:
@@ -609,7 +648,17 @@ class Tables:
             self._arm_timer(table)  # before the broadcast, so the state tells the new turn's time
             starting = self._starting(table)
             await self._send_all(table, lambda who: table.state_message(who, starting))
+        if table.state.is_over():
+            await self._match_over(table)
         self._schedule_bot(table)
+
+    async def _match_over(self, table: Table) -> None:
+        """Tell every :attr:`on_over` listener that the match ended (after everyone saw it)."""
+        for listener in self.on_over:
+            try:
+                await listener(table)
+            except Exception:
+                log.exception("after the match at table %s", table.id)
 
     async def why(self, table: Table, seat: int | None,
                   text: Any) -> tuple[str, str | None, dict[str, str | int]]:

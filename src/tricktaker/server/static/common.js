@@ -51,3 +51,28 @@ export const ICON_PERSON = `<svg class="icon" viewBox="0 0 20 20" width="1em" he
 export const ICON_BOT = `<svg class="icon" viewBox="0 0 20 20" width="1em" height="1em" aria-hidden="true" fill="currentColor">` +
   `<rect x="3" y="5" width="14" height="12" rx="3"/><rect x="9" y="1" width="2" height="4"/>` +
   `<circle cx="7.5" cy="10.5" r="1.6" fill="#fff"/><circle cx="12.5" cy="10.5" r="1.6" fill="#fff"/></svg>`;
+
+// The player of this browser (issue 23): {id, nickname, secret}, made in one click in the lobby.
+// The secret is the identity: it goes to the server in the X-Player-Secret header and in a join.
+const PLAYER_KEY = "tricktaker:player";
+
+export function loadPlayer() {
+  try {
+    const p = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+    return p && typeof p.secret === "string" && typeof p.id === "string" ? p : null;
+  } catch { return null; }
+}
+
+export function savePlayer(player) {
+  localStorage.setItem(PLAYER_KEY, JSON.stringify({ id: player.id, nickname: player.nickname, secret: player.secret }));
+}
+
+export function forgetPlayer() {
+  localStorage.removeItem(PLAYER_KEY);
+}
+
+/** Headers for an API call: the player's secret when this browser has one. */
+export function playerHeaders(headers = {}) {
+  const player = loadPlayer();
+  return player ? { ...headers, "X-Player-Secret": player.secret } : headers;
+}

@@ -1,7 +1,8 @@
 // The lobby: choose a game, its rules and who sits where; list open tables.
 import { t, has, applyStatic, mountLangSelect, onLangChange, loadCatalogueText, gameSummary, presetTitle, optionLabel,
   optionDoc, optionValue } from "./i18n.js";
-import { normaliseCatalogue, botLabel, saveTableLinks, loadTableLinks, ICON_BOT, ICON_PERSON } from "./common.js";
+import { normaliseCatalogue, botLabel, saveTableLinks, loadTableLinks, loadPlayer, savePlayer, forgetPlayer,
+  playerHeaders, ICON_BOT, ICON_PERSON } from "./common.js";
 import { renderPlayNow } from "./playnow.js";
 
 const $ = (id) => document.getElementById(id);
@@ -184,7 +185,7 @@ async function createTable(ev) {
   $("create-error").textContent = "";
   try {
     const res = await fetch("/api/tables", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      method: "POST", headers: playerHeaders({ "Content-Type": "application/json" }), body: JSON.stringify(body),
     });
     const data = await res.json().catch(() => ({}));
     if (!res.ok) {
@@ -205,6 +206,48 @@ async function createTable(ev) {
     button.disabled = false;
     button.textContent = t("createTable");
   }
+}
+
+/** The server's refusal in the person's language (its English when no text has its code). */
+const told = (data, fallback) => (data.code && has(`err_${data.code}`) ? t(`err_${data.code}`, data) : data.error || fallback);
+
+/** "Play as": this browser's player, or the one-click form that makes one. */
+function renderPlayer() {
+  const player = loadPlayer();
+  $("player-form").hidden = Boolean(player);
+  $("player-me").hidden = !player;
+  if (player) {
+    $("signed-in").textContent = t("signedInAs", { name: player.nickname });
+    $("my-profile").href = `/p/${encodeURIComponent(player.id)}`;
+  }
+}
+
+async function makePlayer(ev) {
+  ev.preventDefault();
+  $("player-error").textContent = "";
+  const res = await fetch("/api/players", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ nickname: $("nickname").value }),
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    $("player-error").textContent = told(data, res.statusText);
+    return;
+  }
+  savePlayer(data);
+  renderPlayer();
+  $("player-error").textContent = "";
+}
+
+/** A player this server does not know (a database started afresh) is forgotten, so the lobby works. */
+async function checkPlayer() {
+  if (!loadPlayer()) return;
+  const res = await fetch("/api/players/me", { headers: playerHeaders() }).catch(() => null);
+  if (res && res.status === 401) {
+    forgetPlayer();
+    $("player-error").textContent = t("err_unknown_player");
+  }
+  renderPlayer();
 }
 
 function gameTitle(name) {
@@ -252,6 +295,8 @@ async function refreshTables() {
 
 function retranslate() {
   applyStatic();
+  renderPlayer();
+  $("nickname").placeholder = t("nicknameHint");
   if (catalogue) {
     const size = $("size").value;
     const preset = $("preset").value;
@@ -273,6 +318,13 @@ async function main() {
   $("preset").addEventListener("change", applyPreset);
   $("size").addEventListener("change", renderSeats);
   $("create-form").addEventListener("submit", createTable);
+  $("player-form").addEventListener("submit", makePlayer);
+  $("forget-player").addEventListener("click", () => {
+    if (confirm(t("forgetConfirm"))) { forgetPlayer(); renderPlayer(); }
+  });
+  $("nickname").placeholder = t("nicknameHint");
+  renderPlayer();
+  checkPlayer();
   try {
     await loadCatalogueText().catch(() => {}); // without it, the server's English
     await loadCatalogue();

@@ -1,7 +1,7 @@
 // The lobby's "Play now" panel: wait in the server's queue for a game, table size and rule
 // set (a WebSocket, /ws/queue: docs/server.md), then go to the seat it hands over.
 import { t, has, presetTitle } from "./i18n.js";
-import { saveTableLinks } from "./common.js";
+import { saveTableLinks, loadPlayer } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_WAITS = [0, 15, 30, 60, 120];
@@ -117,7 +117,9 @@ function tell(message) {
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/queue`);
   socket = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ type: "join", ...choice }));
+  // A signed-in person's secret goes with them (the server's player_of hook, issue 23 Players).
+  const player = loadPlayer();
+  ws.onopen = () => ws.send(JSON.stringify({ type: "join", ...choice, ...(player ? { secret: player.secret } : {}) }));
   ws.onmessage = (ev) => {
     const message = JSON.parse(ev.data);
     if (message.type === "queued") {

@@ -3,7 +3,7 @@
 import { t, has, applyStatic, mountLangSelect, onLangChange, reason } from "./i18n.js";
 import { cardSVG, backSVG, parseCard, isCard, suitIcon, suitColour } from "./cards.js";
 import { actionLabel, prompt, eventText, infoRows, seatBadges, handSummary } from "./games.js";
-import { botLabel, loadTableLinks, saveTableLinks, ICON_BOT, ICON_PERSON } from "./common.js";
+import { botLabel, loadTableLinks, saveTableLinks, loadPlayer, ICON_BOT, ICON_PERSON } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));
@@ -58,7 +58,10 @@ function connect() {
   ws.onopen = () => {
     S.retryMs = 500;
     S.everConnected = true;
-    ws.send(JSON.stringify(S.token ? { type: "join", token: S.token } : { type: "join" }));
+    // A signed-in person's seat records their player (the secret stays out of spectating joins).
+    const player = loadPlayer();
+    ws.send(JSON.stringify(S.token ? { type: "join", token: S.token, ...(player ? { secret: player.secret } : {}) }
+      : { type: "join" }));
   };
   ws.onmessage = (ev) => {
     let msg;
@@ -537,7 +540,9 @@ function renderSeats() {
     if (S.seat != null && players() === 4 && sideOf(seat) === sideOf(S.seat)) box.classList.add("ours");
     const info = S.table && S.table.seats ? S.table.seats[seat] : null;
     const away = S.presence && info && info.kind === "human" && !S.presence[seat];
-    const who = info ? (info.kind === "bot" ? `${ICON_BOT} ${esc(botLabel(info.bot))}` : ICON_PERSON) : "";
+    const who = info ? (info.kind === "bot" ? `${ICON_BOT} ${esc(botLabel(info.bot))}`
+      : info.player ? `${ICON_PERSON} <a class="nick" href="/p/${encodeURIComponent(info.player)}" target="_blank">${esc(info.nickname || "")}</a>`
+        : ICON_PERSON) : "";
     const tricks = tricksPerSeat ? t("tricksN", { n: o.tricks_won[seat] }) : "";
     const head = document.createElement("div");
     head.className = "seat-head";
