@@ -199,17 +199,35 @@ class Rules:
 
     # -- what may be done ------------------------------------------------------------------
 
+    def may_redeal(self, mine: list[str]) -> bool:
+        """Option redeal_hand: three sixes; or three sixes or no card above the jack; or all four."""
+        sixes = sum(c[0] == "6" for c in mine)
+        rule = self.options["redeal_hand"]
+        if rule == "four_sixes":
+            return sixes == 4
+        return sixes >= 3 or (rule == "three_sixes_or_low" and all(c[0] not in "ATKQ" for c in mine))
+
     def bids(self, obs: dict[str, Any], mine: list[str]) -> set[str]:
         seat = obs["current_player"]
         high = obs["high_bid"]
         spoken = {s for s, _ in obs["auction"]}
-        banned = obs["scores"][self.side(seat)] <= FLOOR
+        banned = obs["scores"][self.side(seat)] <= self.options["bid_ban"]
         out: set[str] = set()
-        if self.options["redeal"] and seat not in spoken and sum(c[0] == "6" for c in mine) >= 3:
+        if self.options["redeal"] and seat not in spoken and self.may_redeal(mine):
             out.add("redeal")
-        if high is None:  # the dealer's opening
-            assert seat == obs["dealer"]
-            return out | ({"bid 50"} if banned else {f"bid {v}" for v in range(50, self.max_bid + 1, 5)})
+        if high is None:  # no bid yet
+            opener = (obs["dealer"] + (self.options["opener"] == "left_of_dealer")) % self.players
+            if self.options["forced_opening"]:
+                assert seat == opener and not obs["auction"]
+                forced = True
+            else:  # the seats go round from the opener; only the last one left must open
+                passes = [s for s, t in obs["auction"] if t == "pass"]
+                assert seat == (opener + len(passes)) % self.players
+                forced = len(passes) == self.players - 1
+            every = {f"bid {v}" for v in range(50, self.max_bid + 1, 5)}
+            if forced:
+                return out | ({"bid 50"} if banned else every)
+            return out | {"pass"} | (set() if banned else every)
         if not banned:
             out |= {f"bid {v}" for v in range(high + 5, self.max_bid + 1, 5)}
         return out | {"pass"}
@@ -265,7 +283,8 @@ class Rules:
         actions = list(h["actions"])
         dealer = h["dealer"]
         # the auction
-        turn, high, high_bidder = dealer, 0, None
+        turn = (dealer + (self.options["opener"] == "left_of_dealer")) % n
+        high, high_bidder = 0, None
         passed = [False] * n
         auction = []
         while True:
@@ -278,7 +297,7 @@ class Rules:
                 passed[turn] = True
             else:
                 high, high_bidder = int(text.split()[1]), turn
-            if passed.count(False) == 1:
+            if passed.count(False) == 1 and high_bidder is not None:
                 break
             turn = (turn + 1) % n
             while passed[turn]:

@@ -111,6 +111,7 @@ VARIANTS = [
     {"exchange": 4, "calls_after_any_trick": True},
     {"card_values": "pips", "marriage_values": "spades_high", "defender_penalty": False},
     {"players": 3, "card_values": "pips", "marriage_values": "spades_high", "redeal": False},
+    {"opener": "left_of_dealer", "forced_opening": False, "redeal_hand": "four_sixes", "bid_ban": -250},
 ]
 
 

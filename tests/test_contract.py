@@ -28,7 +28,9 @@ VARIANTS = {
     "huutopussi": ("huutopussi", {}),
     "huutopussi-three": ("huutopussi", {"players": 3}),
     "huutopussi-variants": ("huutopussi", {"calls_after_any_trick": True, "exchange": 4,
-                                           "card_values": "pips", "marriage_values": "spades_high"}),
+                                           "card_values": "pips", "marriage_values": "spades_high",
+                                           "opener": "left_of_dealer", "forced_opening": False,
+                                           "redeal_hand": "three_sixes_or_low", "bid_ban": -250}),
 }
 
 

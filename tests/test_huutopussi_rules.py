@@ -1261,7 +1261,9 @@ def test_presets_four_and_three():
 def test_default_options():
     assert huutopussi().options == {"players": 4, "card_values": "fives", "marriage_values": "spades_low",
                                     "calls_after_any_trick": False, "exchange": 3,
-                                    "defender_penalty": True, "redeal": True}
+                                    "defender_penalty": True, "redeal": True,
+                                    "redeal_hand": "three_sixes", "opener": "dealer",
+                                    "forced_opening": True, "bid_ban": -500}
 
 
 # -- errors and observations --------------------------------------------------------------------------------
@@ -1337,6 +1339,10 @@ VARIANTS = {
     "any_trick_exchange_4": {"calls_after_any_trick": True, "exchange": 4},
     "no_defender_penalty_no_redeal": {"defender_penalty": False, "redeal": False},
     "three_pips_no_penalty": {"players": 3, "card_values": "pips", "defender_penalty": False},
+    "left_opens_low_redeal_ban_250": {"opener": "left_of_dealer", "redeal_hand": "three_sixes_or_low",
+                                      "bid_ban": -250},
+    "no_forced_opening_four_sixes": {"forced_opening": False, "redeal_hand": "four_sixes"},
+    "three_no_forced_opening_left": {"players": 3, "forced_opening": False, "opener": "left_of_dealer"},
 }
 
 

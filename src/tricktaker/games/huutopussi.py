@@ -69,8 +69,12 @@ OPENING = 50
 STEP = 5
 TARGET = 500
 FLOOR = -500
-"""A side at or below this score may not bid (the dealer's forced 50 apart)."""
+"""By default a side at or below this score may not bid (the forced opening at 50 apart)."""
 SIXES = sum(1 << (16 * s + 6) for s in range(4))
+ABOVE_JACK = sum(1 << (16 * s + r) for s in range(4) for r in (14, 13, 12, 10))
+REDEAL_HANDS = ("three_sixes", "three_sixes_or_low", "four_sixes")
+"""Which hands may demand a new deal: three sixes (the seed); or three sixes or no card above
+the jack (PoggersOy/huutopussi's main form); or all four sixes (its 2002 ruleset)."""
 ACES_TENS = sum(1 << (16 * s + r) for s in range(4) for r in (14, 10))
 
 PASS = Action.make("pass")
@@ -125,7 +129,17 @@ class Huutopussi(Game):
                "calls_after_any_trick is also played).", choices=(3, 4)),
         Option("defender_penalty", True, "A side without a trick pays the opening bid even when the "
                "declarers took every trick and still failed (off: only the declarers are penalised)."),
-        Option("redeal", True, "A player with three sixes may demand a new deal at his first bid."),
+        Option("redeal", True, "A player with three sixes may demand a new deal at his first bid "
+               "(which hands may: option redeal_hand)."),
+        Option("redeal_hand", "three_sixes", "The hand that may demand a new deal: three sixes "
+               "(three_sixes); three sixes or no card above the jack (three_sixes_or_low); all four "
+               "sixes (four_sixes).", choices=REDEAL_HANDS),
+        Option("opener", "dealer", "Who opens the auction: the dealer (dealer) or the player on his "
+               "left (left_of_dealer).", choices=("dealer", "left_of_dealer")),
+        Option("forced_opening", True, "The opener must bid 50 or more (off: anyone may pass, but "
+               "the last player left when all the others passed without a bid must open)."),
+        Option("bid_ban", -500, "A side at or below this score may not bid (a forced opening at "
+               "50 apart).", choices=(-500, -250)),
     )
     PRESETS = {"four": {"players": 4}, "three": {"players": 3}}
     PRIVATE_ACTIONS = frozenset({"give", "discard"})
@@ -135,10 +149,13 @@ last trick 20 (160 in all; option card_values pips: 11/10/4/3/2, 140).  Marriage
 a suit) are worth spades 40, clubs 60, diamonds 80, hearts 100 (option marriage_values
 spades_high: spades 100, hearts 80, diamonds 60, clubs 40); the most a hand can give is 440.
 
-Auction: the dealer must open at 50 or more; then clockwise each player bids higher, in
+Auction: the dealer must open at 50 or more (option opener left_of_dealer: the player on
+his left; option forced_opening off: anyone may pass, and only the last player left when
+all the others passed without a bid must open); then clockwise each player bids higher, in
 fives, or passes for good, until one bidder is left.  A player with three sixes may demand
-a new deal at his first chance to bid (redeal; option redeal).  A side at -500 or below may
-not bid, except that its dealer still opens at 50.
+a new deal at his first chance to bid (redeal; option redeal; option redeal_hand
+three_sixes_or_low: or no card above the jack; four_sixes: all four sixes).  A side at -500
+or below (option bid_ban -250) may not bid, except that a forced opening is still 50.
 
 Four players (players=4, preset four): partners opposite.  The declarer's partner gives
 him 3 cards (option exchange 4); the declarer may raise the contract (raise N, or pass to
@@ -171,11 +188,33 @@ declare H, ask whole, ask half H, answer H, answer no."""
         self.card_values = {c.mask: CARD_VALUES[o["card_values"]].get(c.rank.value, 0) for c in DECK.cards}
         self.marriage_values = MARRIAGE_VALUES[o["marriage_values"]]
         self.max_bid = sum(self.card_values.values()) + LAST_TRICK + sum(self.marriage_values.values())
+        self.bid_floor: int = o["bid_ban"]
+        """A side at or below this score may not bid (a forced opening at 50 apart)."""
         self.rules = MarriageRules(partners=self.partnerships,
                                    call_after_own_lead=self.partnerships and not o["calls_after_any_trick"])
         if self.num_players == 3 and (o["exchange"] != 3 or o["calls_after_any_trick"]):
             raise OptionError("options exchange and calls_after_any_trick apply to four players only "
                               "(three players already call after any won trick)")
+
+    def opener(self, dealer: int) -> int:
+        """The seat that opens the auction when ``dealer`` deals."""
+        return dealer if self.options["opener"] == "dealer" else (dealer + 1) % self.num_players
+
+    @property
+    def redeal_hand_text(self) -> str:
+        """The hand that may demand a new deal, in words (for messages and front ends)."""
+        return {"three_sixes": "three sixes",
+                "three_sixes_or_low": "three sixes or no card above the jack",
+                "four_sixes": "all four sixes"}[self.options["redeal_hand"]]
+
+    def may_redeal_with(self, hand: int) -> bool:
+        """Whether a hand (a card mask) may demand a new deal, under option ``redeal_hand``
+        (option ``redeal`` and the first-bid window are the state's to check)."""
+        sixes = popcount(hand & SIXES)
+        rule = self.options["redeal_hand"]
+        if rule == "four_sixes":
+            return sixes == 4
+        return sixes >= 3 or (rule == "three_sixes_or_low" and not hand & ABOVE_JACK)
 
     def pile_sizes(self, dealer: int) -> list[int]:
         """Four hands of 9; or three hands of 11 and the kitty of 3."""
@@ -210,7 +249,7 @@ class HuutopussiState(MarriageState):
         n = self.num_players
         self._begin_context(start)
         self._rules = self.game.rules
-        self._start_play(deal[:n], self._dealer, [])
+        self._start_play(deal[:n], self.game.opener(self._dealer), [])
         self._kitty = deal[3] if n == 3 else 0
         self._phase = BID_PHASE
         self._auction: list[tuple[int, Action]] = []
@@ -247,7 +286,16 @@ class HuutopussiState(MarriageState):
         return (seat + 2) % 4
 
     def _bids_allowed(self, seat: int) -> bool:
-        return self._scores[self.game.side_of(seat)] > FLOOR
+        return self._scores[self.game.side_of(seat)] > self.game.bid_floor
+
+    def _must_open(self, seat: int) -> bool:
+        """``seat`` may not pass: no bid yet, and it is the forced opener or (without a forced
+        opening) every other seat has passed."""
+        if self._high_bidder is not None:
+            return False
+        if self.game.options["forced_opening"]:
+            return True  # the opener is the first to act, and no bid means it is his turn
+        return all(self._passed[s] for s in range(self.num_players) if s != seat)
 
     def legal_actions(self) -> list[Action]:
         if self._turn is None:
@@ -257,14 +305,15 @@ class HuutopussiState(MarriageState):
         if phase == BID_PHASE:
             out: list[Action] = []
             opening = self._high_bidder is None
+            forced = self._must_open(seat)
             if self._may_redeal(seat):
                 out.append(REDEAL)
-            if opening and not self._bids_allowed(seat):
+            if forced and not self._bids_allowed(seat):
                 return [*out, Action.make("bid", OPENING)]
             if self._bids_allowed(seat):
                 low = OPENING if opening else self._high + STEP
                 out += _bids("bid", low, self.game.max_bid)
-            if not opening:
+            if not forced:
                 out.append(PASS)
             return out
         if phase in (GIVE_PHASE, RETURN_PHASE):
@@ -282,7 +331,7 @@ class HuutopussiState(MarriageState):
 
     def _may_redeal(self, seat: int) -> bool:
         return (self.game.options["redeal"] and not self._spoken[seat]
-                and popcount(self._hands[seat] & SIXES) >= 3)
+                and self.game.may_redeal_with(self._hands[seat]))
 
     def _parse(self, text: str) -> Action:
         action = parse_action(text, DECK, KINDS, WORDS)
@@ -353,22 +402,25 @@ class HuutopussiState(MarriageState):
         if action is REDEAL:
             if not self._may_redeal(seat):
                 off = "" if self.game.options["redeal"] else " (and option redeal is off)"
-                raise IllegalActionError(
-                    f"redeal is possible only at a player's first bid, holding three sixes{off}")
+                raise IllegalActionError(f"redeal is possible only at a player's first bid, holding "
+                                         f"{self.game.redeal_hand_text}{off}")
             self._auction.append((seat, action))
             self._redeal_by = seat
-            self._shown[seat] |= self._hands[seat] & SIXES
+            self._shown[seat] |= self._hands[seat] & (SIXES if popcount(self._hands[seat] & SIXES) >= 3
+                                                      else self._hands[seat])
             self._finish_hand(None)
             return
+        forced = self._must_open(seat)
         if action is PASS:
-            if opening:
-                raise IllegalActionError(f"the dealer must open the bidding at {OPENING} or more")
+            if forced:
+                raise IllegalActionError(f"{self._opener_words()} must open the bidding at {OPENING} or more")
         else:
             value = action.args[0]
             assert isinstance(value, int)
-            if not self._bids_allowed(seat) and not (opening and value == OPENING):
-                raise IllegalActionError(f"seat {seat}'s side is at {FLOOR} or below and may not bid"
-                                         + (f" (the dealer opens at {OPENING})" if opening else ""))
+            if not self._bids_allowed(seat) and not (forced and value == OPENING):
+                raise IllegalActionError(
+                    f"seat {seat}'s side is at {self.game.bid_floor} or below and may not bid"
+                    + (f" ({self._opener_words()} opens at {OPENING})" if forced else ""))
             low = OPENING if opening else self._high + STEP
             if value < low or value % STEP or value > self.game.max_bid:
                 raise IllegalActionError(f"cannot bid {value}: bids go from {low} in fives up to "
@@ -379,13 +431,20 @@ class HuutopussiState(MarriageState):
         if action is PASS:
             self._passed[seat] = True
         left = [s for s in range(self.num_players) if not self._passed[s]]
-        if len(left) == 1:
+        if len(left) == 1 and self._high_bidder is not None:  # else the last one left must open
             self._end_auction(left[0])
             return
         nxt = self._next(seat)
         while self._passed[nxt]:
             nxt = self._next(nxt)
         self._turn = nxt
+
+    def _opener_words(self) -> str:
+        """Who must open, in words: the dealer, the player left of him, or the last one left."""
+        options = self.game.options
+        if not options["forced_opening"]:
+            return "the last player left"
+        return "the dealer" if options["opener"] == "dealer" else "the player left of the dealer"
 
     def _end_auction(self, declarer: int) -> None:
         self._declarer = declarer

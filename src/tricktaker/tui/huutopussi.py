@@ -36,7 +36,7 @@ from rich.text import Text
 
 from ..cards import CardParseError
 from ..engine import JSON, Action, Game, IllegalActionError
-from ..games.huutopussi import FLOOR, LAST_TRICK, OPENING, STEP, TARGET, Huutopussi
+from ..games.huutopussi import LAST_TRICK, OPENING, STEP, TARGET, Huutopussi
 from ..games.marriages import PLAY
 from .common import Seats, capital, join, pct
 from .marriages import MarriageScreen
@@ -111,8 +111,14 @@ class HuutopussiScreen(MarriageScreen):
         return f"{points} point{'s' if points != 1 else ''}"
 
     def banned(self, scores: Sequence[int], side: int) -> bool:
-        """A side at -500 or below may not bid (its dealer still opens at 50)."""
-        return scores[side] <= FLOOR
+        """A side at the bid ban (-500 or below) may not bid (a forced opening is still 50)."""
+        return scores[side] <= self.huuto.bid_floor
+
+    def forced_opening_words(self) -> str:
+        """``the dealer's opening`` (the default rules) or ``a forced opening``."""
+        options = self.game.options
+        default = options["forced_opening"] and options["opener"] == "dealer"
+        return "the dealer's opening" if default else "a forced opening"
 
     def values_text(self) -> str:
         """The marriage values, lowest first: ``♠40 ♣60 ♦80 ♥100``."""
@@ -136,7 +142,8 @@ class HuutopussiScreen(MarriageScreen):
         line = self.standing(scores)
         banned = [self.seats.side(s) for s in self.seats.side_order if self.banned(scores, s)]
         if banned:
-            line.append(f"   at {FLOOR} or below, may not bid: {', '.join(banned)}", style="yellow")
+            line.append(f"   at {self.huuto.bid_floor} or below, may not bid: {', '.join(banned)}",
+                        style="yellow")
         return line
 
     def bid_text(self, seat: int, text: str, opening: bool = False) -> Text:
@@ -161,9 +168,11 @@ class HuutopussiScreen(MarriageScreen):
     def high_line(self, obs: JSON) -> Text:
         high, bidder = obs["high_bid"], obs["high_bidder"]
         if bidder is None:
-            dealer = obs["dealer"]
-            return Text(f"none yet: {self.seats.says(dealer, 'opens', 'open')} at {OPENING} or more "
-                        f"(the dealer must)", style="dim")
+            opener = self.huuto.opener(obs["dealer"])
+            must = "must" if self.game.options["forced_opening"] else "may"
+            return Text(f"none yet: {self.seats.says(opener, 'opens', 'open')} at {OPENING} or more "
+                        f"({'the dealer' if opener == obs['dealer'] else 'left of the dealer'} {must})",
+                        style="dim")
         line = Text(str(high), style="bold")
         line.append(f" by {self.seats.noun(bidder)}")
         return line
@@ -179,15 +188,18 @@ class HuutopussiScreen(MarriageScreen):
         opening = obs["high_bidder"] is None
         low = OPENING if opening else obs["high_bid"] + STEP
         who = "you" if turn == self.seats.me else self.name(turn)
+        legal = obs.get("legal_actions")
+        forced = legal is not None and "pass" not in legal
+        floor = self.huuto.bid_floor
         if self.banned(obs["scores"], self.seats.side_of(turn)):
-            if opening:
-                return Text(f"{who}: {OPENING} only (at {FLOOR} or below, the dealer still opens)",
+            if opening and (forced or legal is None):
+                return Text(f"{who}: {OPENING} only (at {floor} or below, a forced opening still is)",
                             style="yellow")
-            return Text(f"{who}: pass only (at {FLOOR} or below: no bids)", style="yellow")
+            return Text(f"{who}: pass only (at {floor} or below: no bids)", style="yellow")
         line = Text(f"{who}: ")
         line.append(f"{low}", style="bold")
         line.append(f"..{self.max_bid} in fives" if low < self.max_bid else " (the most there is)")
-        if not opening:
+        if not forced:
             line.append(", or pass")
         return line
 
@@ -415,7 +427,7 @@ class HuutopussiScreen(MarriageScreen):
         elif kind == "pass":
             label.append(" (out for good)", style="dim")
         elif kind == "redeal":
-            label.append(" (three sixes)", style="dim")
+            label.append(f" ({self.huuto.redeal_hand_text})", style="dim")
         return label
 
     def extra_choices(self, obs: JSON, legal: Sequence[Action]) -> Text | None:
@@ -466,19 +478,24 @@ class HuutopussiScreen(MarriageScreen):
         bids = [bid_value(a.text) for a in legal if a.kind == "bid"]
         redeal = any(a.kind == "redeal" for a in legal)
         text = ""
-        if opening and bids == [OPENING] and self.banned(obs["scores"], self.seats.side_of(obs["seat"])):
-            text = f"Your side is at {FLOOR} or below and may not bid, but the dealer must open: " \
-                   f"bid {OPENING}."
-        elif opening:
-            text = f"You deal, so you open the auction: bid {OPENING} or more, in fives (type the number, " \
-                   f"e.g. {OPENING} or 1)."
+        forced = not any(a.kind == "pass" for a in legal)
+        floor = self.huuto.bid_floor
+        if forced and bids == [OPENING] and self.banned(obs["scores"], self.seats.side_of(obs["seat"])):
+            text = f"Your side is at {floor} or below and may not bid, but you must open: bid {OPENING}."
+        elif opening and forced:
+            why = ("You deal, so you open the auction" if obs["seat"] == obs["dealer"]
+                   and self.game.options["forced_opening"] else "You must open the auction")
+            text = f"{why}: bid {OPENING} or more, in fives (type the number, e.g. {OPENING} or 1)."
+        elif opening and bids:
+            text = f"No bid yet: open at {OPENING} or more, in fives (type the number), or pass (p), " \
+                   f"which is for good."
         elif not bids:
-            text = f"Your side is at {FLOOR} or below: you may only pass."
+            text = f"Your side is at {floor} or below: you may only pass."
         else:
             text = f"Bid more than {obs['high_bid']} ({bids[0]} or more, in fives, up to {bids[-1]}): " \
                    f"type the number; or pass (p), which is for good."
         if redeal:
-            text += " You hold three sixes: you may demand a new deal now (redeal)."
+            text += f" You hold {self.huuto.redeal_hand_text}: you may demand a new deal now (redeal)."
         return text
 
     def lead_instruction(self, obs: JSON, cards: Sequence[Any]) -> str:
@@ -642,7 +659,15 @@ class HuutopussiScreen(MarriageScreen):
         if not opts["defender_penalty"]:
             rules.append("no-trick penalty for the declarers only after a failed sweep")
         if not opts["redeal"]:
-            rules.append("no redeal for three sixes")
+            rules.append("no redeal")
+        elif opts["redeal_hand"] != "three_sixes":
+            rules.append(f"a redeal for {self.huuto.redeal_hand_text}")
+        if opts["opener"] != "dealer":
+            rules.append("the player left of the dealer opens")
+        if not opts["forced_opening"]:
+            rules.append("no forced opening (the last player left must open)")
+        if opts["bid_ban"] != -500:
+            rules.append(f"no bids at {opts['bid_ban']} or below")
         rules.append(f"first to {TARGET}")
         give = "give or discard cards by name (9h 7c 6d) or number (1 5 7)"
         calls = "d h declares hearts" + ("; whole and half h ask your partner" if self.partners else "")
@@ -654,8 +679,14 @@ class HuutopussiScreen(MarriageScreen):
         seats = self.seats
         dealer = obs["dealer"]
         self.hand_rule(obs["hand_number"] + 1, seats.per_side(obs["scores"]).plain)
-        line = Text(f"{capital(seats.says(dealer, 'deals', 'deal'))} and "
-                    f"{'must' if dealer == seats.me else 'must'} open the auction at {OPENING} or more.")
+        opener = self.huuto.opener(dealer)
+        must = "must" if self.game.options["forced_opening"] else "may"
+        if opener == dealer:
+            line = Text(f"{capital(seats.says(dealer, 'deals', 'deal'))} and {must} open the auction at "
+                        f"{OPENING} or more.")
+        else:
+            line = Text(f"{capital(seats.says(dealer, 'deals', 'deal'))}; "
+                        f"{seats.noun(opener)} {must} open the auction at {OPENING} or more.")
         previous = obs["previous_hand"]
         if previous is not None and previous["redeal"] is not None:
             line.append(" (A new deal after the redeal.)", style="dim")
@@ -663,8 +694,8 @@ class HuutopussiScreen(MarriageScreen):
         for side in seats.side_order:
             if self.banned(obs["scores"], side):
                 who, many = self.side_subject(side)
-                self.out.print(Text(f"{who} {'are' if many else 'is'} at {FLOOR} or below: no bids, except "
-                                    f"the dealer's opening {OPENING}.", style="yellow"))
+                self.out.print(Text(f"{who} {'are' if many else 'is'} at {self.huuto.bid_floor} or below: no "
+                                    f"bids, except {self.forced_opening_words()} {OPENING}.", style="yellow"))
 
     def narrate(self, seat: int, action: Action, before: JSON, after: JSON, finished: bool) -> None:
         seats, look = self.seats, self.look
@@ -681,16 +712,18 @@ class HuutopussiScreen(MarriageScreen):
                 line.append("bid " if me else "bids ")
             line.append(str(value), style="bold")
             if forced:
-                line.append(f" (forced: at {FLOOR} or below only the dealer's opening)", style="dim")
+                line.append(f" (forced: at {self.huuto.bid_floor} or below only "
+                            f"{self.forced_opening_words()})", style="dim")
         elif kind == "pass" and phase == "bid":
             line.append("pass" if me else "passes")
             line.append(" (out of the auction)", style="dim")
             if forced and before["high_bid"] == self.max_bid:
                 line.append(f" (nothing goes above {self.max_bid})", style="dim")
             elif forced:
-                line.append(f" (forced: your side is at {FLOOR} or below)", style="dim")
+                line.append(f" (forced: your side is at {self.huuto.bid_floor} or below)", style="dim")
         elif kind == "redeal":
-            line.append(f"{'hold' if me else 'holds'} three sixes and {'demand' if me else 'demands'} a ")
+            line.append(f"{'hold' if me else 'holds'} {self.huuto.redeal_hand_text} and "
+                        f"{'demand' if me else 'demands'} a ")
             line.append("redeal", style="bold yellow")
             line.append(": nothing is scored; the same dealer deals again.")
         elif kind == "give":
@@ -806,8 +839,8 @@ class HuutopussiScreen(MarriageScreen):
         grid = self.grid()
         if previous["redeal"] is not None:
             seat = previous["redeal"]
-            grid.add_row("Redeal", Text(f"{capital(seats.noun(seat))} held three sixes: a new deal by the "
-                                        f"same dealer; nothing scored"))
+            grid.add_row("Redeal", Text(f"{capital(seats.noun(seat))} held {self.huuto.redeal_hand_text}: "
+                                        f"a new deal by the same dealer; nothing scored"))
         else:
             self.result_rows(grid, previous)
         grid.add_row("Match", self.standing(previous["scores"]))

@@ -12,7 +12,8 @@ Huutopussi"):
   160 + a suit's marriage value (less 0, 25, 50 or 75) shows a strong suit;
   it does not bid over its partner without a clearly better hand, and it reads
   its partner's ace-showing jump and suit signal.  Three sixes in a weak hand
-  demand a redeal.  The dealer's forced opening is 50.
+  demand a redeal (any hand the options allow to).  A forced opening is 50; with
+  ``forced_opening`` off a hand worth less than 50 passes while it may.
 - **Exchange, partner to declarer**: aces first, then whole marriages (both
   cards or neither), the signalled suit, kings and queens, tens beside a given
   ace, single tens; never a low card while a better one is left.
@@ -188,6 +189,8 @@ def choose_bid(view: View, t: Table, rng: random.Random) -> Action:
     if not bids:
         return by_text.get("pass", legal[0])
     if high == 0:
+        if "pass" in by_text and limit < 50:
+            return by_text["pass"]
         opening = _jump(t, 50, limit, first_turn, mv, view.game.options)
         return by_text.get(f"bid {opening}", bids[0])
     if partner is not None and high_bidder == partner:

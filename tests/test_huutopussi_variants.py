@@ -1,0 +1,185 @@
+"""Huutopussi rule variants from PoggersOy/huutopussi's ruleset (issue 24), one test per rule.
+
+The options: ``opener`` (who opens the auction), ``forced_opening`` (must he bid),
+``redeal_hand`` (which hands may demand a new deal) and ``bid_ban`` (the score at which a side
+may no longer bid).  The worked examples are those of ``docs/rules/huutopussi.md``
+("Variants from PoggersOy/huutopussi").
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from huutopussi_helpers import assert_illegal, check_deal, check_results, huutopussi, legal, run
+
+import tricktaker as tt
+from tricktaker.bots import make_bot, view_of
+
+SUIT_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 6S", "AH KH QH JH TH 9H 8H 7H 6H",
+                        "AD KD QD JD TD 9D 8D 7D 6D", "AC KC QC JC TC 9C 8C 7C 6C"])
+# seat 1 holds nothing above the jack (and no six)
+LOW_DEAL = check_deal(["AS KS QS TS 6S AH KH QH TH", "JS 9S 8S 7S JH 9H 8H 7H JD",
+                       "6H AD KD QD TD 9D 8D 7D 6D", "AC KC QC JC TC 9C 8C 7C 6C"])
+# seat 1 holds three sixes
+SIXES_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 6C", "6S 6H 6D AH KH QH JH TH 9H",
+                         "AD KD QD JD TD 9D 8D 7D 8H", "AC KC QC JC TC 9C 8C 7C 7H"])
+# seat 1 holds all four sixes
+FOUR_SIXES_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 9H", "6S 6H 6D 6C AH KH QH JH TH",
+                              "AD KD QD JD TD 9D 8D 7D 8H", "AC KC QC JC TC 9C 8C 7C 7H"])
+
+
+# -- opener ------------------------------------------------------------------------------------
+
+
+def test_opener_left_of_dealer_opens_and_may_not_pass():
+    state = huutopussi(opener="left_of_dealer").new_hand(deal=SUIT_DEAL, dealer=3)
+    assert state.current_player == 0
+    assert "pass" not in legal(state) and legal(state)[0] == "bid 50"
+    assert_illegal(state, "pass", "the player left of the dealer must open the bidding at 50 or more")
+    run(state, "0 bid 50, 1 bid 60, 2 pass, 3 pass, 0 pass")
+    assert state.declarer == 1 and state.contract == 60
+
+
+def test_opener_left_of_dealer_three_players():
+    state = huutopussi(players=3, opener="left_of_dealer").new_match(seed=4, dealer=2)
+    assert state.current_player == 0 and "pass" not in legal(state)
+
+
+def test_opener_left_of_dealer_banned_side_still_opens_at_exactly_50():
+    state = huutopussi(opener="left_of_dealer").new_hand(deal=SUIT_DEAL, dealer=0, scores=[0, -500])
+    assert legal(state) == ["bid 50"]
+    assert_illegal(state, "bid 55", "seat 1's side is at -500 or below and may not bid",
+                   "the player left of the dealer opens at 50")
+
+
+# -- forced_opening ----------------------------------------------------------------------------
+
+
+def test_forced_opening_off_the_opener_may_pass():
+    state = huutopussi(forced_opening=False).new_hand(deal=SUIT_DEAL, dealer=0)
+    assert legal(state)[-1] == "pass" and "bid 50" in legal(state)
+    run(state, "0 pass, 1 bid 50, 2 pass, 3 pass")
+    assert state.declarer == 1 and state.contract == 50 and state.phase == "give"
+
+
+def test_forced_opening_off_the_last_player_left_without_a_bid_must_open():
+    state = huutopussi(forced_opening=False, opener="left_of_dealer").new_hand(deal=SUIT_DEAL, dealer=0)
+    run(state, "1 pass, 2 pass, 3 pass")
+    assert state.current_player == 0 and state.phase == "bid" and state.declarer is None
+    assert "pass" not in legal(state)
+    assert_illegal(state, "pass", "the last player left must open the bidding at 50 or more")
+    run(state, "0 bid 70")
+    assert state.declarer == 0 and state.contract == 70 and state.current_player == 2
+
+
+def test_forced_opening_off_a_banned_last_player_opens_at_exactly_50():
+    state = huutopussi(forced_opening=False).new_hand(deal=SUIT_DEAL, dealer=1, scores=[0, -600])
+    assert legal(state) == ["pass"], "banned and not forced: only a pass"
+    run(state, "1 pass, 2 pass, 3 pass")
+    assert "pass" not in legal(state) and "bid 55" in legal(state), "seat 0 is forced, not banned"
+    run(state, "0 bid 55")
+    assert state.declarer == 0
+    state = huutopussi(forced_opening=False).new_hand(deal=SUIT_DEAL, dealer=1, scores=[-600, 0])
+    run(state, "1 pass, 2 pass, 3 pass")
+    assert legal(state) == ["bid 50"], "seat 0 is banned but forced"
+
+
+# -- redeal_hand -------------------------------------------------------------------------------
+
+
+def test_redeal_hand_three_sixes_or_low_no_card_above_the_jack_may_redeal():
+    game = huutopussi(redeal_hand="three_sixes_or_low")
+    state = game.new_hand(deal=LOW_DEAL, dealer=0)
+    run(state, "0 bid 50")
+    assert legal(state)[0] == "redeal"
+    run(state, "1 redeal")
+    assert state.is_over() and state.hand_points == (0, 0)
+    assert set(state.observation(2)["shown"][1]) == set("JS 9S 8S 7S JH 9H 8H 7H JD".split()), \
+        "the hand that proves the redeal is shown"
+    # three sixes still count
+    state = game.new_hand(deal=SIXES_DEAL, dealer=0)
+    run(state, "0 bid 50")
+    assert "redeal" in legal(state)
+    # the default: a low hand is no reason
+    state = huutopussi().new_hand(deal=LOW_DEAL, dealer=0)
+    run(state, "0 bid 50")
+    assert "redeal" not in legal(state)
+    assert_illegal(state, "redeal", "holding three sixes")
+
+
+def test_redeal_hand_four_sixes_three_are_not_enough():
+    game = huutopussi(redeal_hand="four_sixes")
+    state = game.new_hand(deal=SIXES_DEAL, dealer=0)
+    run(state, "0 bid 50")
+    assert "redeal" not in legal(state)
+    assert_illegal(state, "redeal", "holding all four sixes")
+    state = game.new_hand(deal=FOUR_SIXES_DEAL, dealer=0)
+    run(state, "0 bid 50")
+    assert "redeal" in legal(state)
+
+
+# -- bid_ban -----------------------------------------------------------------------------------
+
+
+def test_bid_ban_minus_250_a_side_at_250_may_not_bid():
+    game = huutopussi(bid_ban=-250)
+    state = game.new_hand(deal=SUIT_DEAL, dealer=0, scores=[0, -250])
+    run(state, "0 bid 50")
+    assert legal(state) == ["pass"]
+    assert_illegal(state, "bid 55", "seat 1's side is at -250 or below and may not bid")
+    state = game.new_hand(deal=SUIT_DEAL, dealer=0, scores=[0, -245])
+    run(state, "0 bid 50")
+    assert "bid 55" in legal(state)
+
+
+def test_unknown_variant_values_are_refused():
+    with pytest.raises(tt.OptionError):
+        huutopussi(redeal_hand="two_sixes")
+    with pytest.raises(tt.OptionError):
+        huutopussi(bid_ban=-300)
+    with pytest.raises(tt.OptionError):
+        huutopussi(opener="right_of_dealer")
+
+
+# -- everywhere: records, bots, the terminal -------------------------------------------------
+
+VARIANT = {"opener": "left_of_dealer", "forced_opening": False, "redeal_hand": "three_sixes_or_low",
+           "bid_ban": -250}
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_variant_matches_with_the_rules_bot_replay_from_their_records(players):
+    game = huutopussi(players=players, **VARIANT)
+    bot = make_bot("rules", seed=5)
+    state = game.new_match(seed=11)
+    while not state.is_over() and state.hand_number < 6:
+        action = bot.act(view_of(state, state.current_player))
+        assert action in state.legal_actions()
+        state.apply(action)
+    check_results(state)
+    data = state.to_json()
+    assert json.loads(data)["options"]["opener"] == "left_of_dealer"
+    assert tt.load(data).to_json() == data
+
+
+def test_rules_bot_passes_a_weak_hand_without_a_forced_opening():
+    state = huutopussi(forced_opening=False).new_hand(deal=LOW_DEAL, dealer=1)
+    action = make_bot("rules", seed=0).act(view_of(state, 1))
+    assert action.text == "pass"
+
+
+def test_terminal_tells_the_variant_auction() -> None:
+    """``tricktaker play``: who opens, that he may pass, the redeal hand and the ban, from the engine."""
+    from test_cli_huutopussi import Passer, session
+
+    game = huutopussi(opener="left_of_dealer", forced_opening=False, redeal_hand="three_sixes_or_low",
+                      bid_ban=-250)
+    state = game.new_hand(deal=LOW_DEAL, dealer=0, scores=[0, -250])
+    out, prompts = session(state, ["p"], seat=1, bot=lambda s: Passer())
+    text = " ".join(out.split())
+    assert "Left of the dealer may" in text or "left of the dealer may" in text
+    assert "You hold three sixes or no card above the jack: you may demand a new deal now (redeal)." in text
+    assert "at -250 or below" in text
+    assert prompts, "the person was asked"
+    assert state.history[0].text == "pass"
