@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .botpool import BotLimits, BotPool
+from .club import Club, ClubError
 from .collector import pace_collector
 from .players import SECRET_HEADER, Player, PlayerError, Players, player_of
 from .queue import QUEUE_BOT, QUEUE_TURN_TIME, WAITS, Queues, Waiter
@@ -106,6 +107,17 @@ def http_error(code: str, message: str, status: int, **params: Any) -> JSONRespo
     return JSONResponse({"error": message, "code": code, **params}, status)
 
 
+async def json_body(request: Request) -> Any:
+    """A request's JSON body, or the refusal to send back (too large, not JSON)."""
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return http_error("too_large", f"a request is at most {MAX_BODY} bytes", 413)
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than any real request
+        return http_error("malformed", "the body is not JSON (or is nested too deep)", 400)
+
+
 def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0.6,
                rate: float = RATE, burst: int = BURST, warm_up: bool = True,
                tables_per_minute: int = TABLES_PER_MINUTE, bot_time: float = 3.0,
@@ -167,6 +179,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
 
         app.state.queues = Queues(manager, bot=queue_bot, turn_time=queue_turn_time, player_of=queue_player)
         app.state.players = players
+        app.state.club = Club(manager)
         await manager.start()
         pacer = asyncio.get_running_loop().create_task(pace_collector()) if pace_gc else None
         yield
@@ -196,18 +209,21 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return JSONResponse({"tables": [t.info() for t in playing[:LISTED_TABLES]],
                              "more": max(0, len(playing) - LISTED_TABLES)})
 
-    async def create_table(request: Request) -> Response:
+    def allow_creation(request: Request) -> Response | None:
+        """A 429 for an address over its new tables (or tournaments) a minute, else None."""
         bucket = creator(request)
-        if bucket is not None and not bucket.allow():
-            return http_error("rate_limited", f"at most {tables_per_minute} new tables a minute "
-                              "from one address: try again soon", 429, limit=tables_per_minute)
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return http_error("too_large", f"a table request is at most {MAX_BODY} bytes", 413)
-        try:
-            payload = json.loads(body)
-        except (ValueError, RecursionError):  # RecursionError: nested deeper than any real request
-            return http_error("malformed", "the body is not JSON (or is nested too deep)", 400)
+        if bucket is None or bucket.allow():
+            return None
+        return http_error("rate_limited", f"at most {tables_per_minute} new tables a minute "
+                          "from one address: try again soon", 429, limit=tables_per_minute)
+
+    async def create_table(request: Request) -> Response:
+        refused = allow_creation(request)
+        if refused is not None:
+            return refused
+        payload = await json_body(request)
+        if isinstance(payload, Response):
+            return payload
         try:
             player = await signed_in(request)
         except PlayerError as exc:
@@ -305,6 +321,73 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         found = await asyncio.to_thread(players.get, request.path_params["id"])
         return FileResponse(STATIC / "profile.html", status_code=200 if found else 404)
 
+    # -- club tournaments (club.py): the director's secret travels in the X-Director header
+
+    def club(request: Request) -> Club:
+        manager: Club = request.app.state.club
+        return manager
+
+    async def club_page(request: Request) -> Response:
+        found = True
+        if "id" in request.path_params:
+            try:
+                await club(request).load(request.path_params["id"])
+            except ClubError:
+                found = False
+        return FileResponse(STATIC / "club.html", status_code=200 if found else 404)
+
+    async def club_call(request: Request, work: Any, status: int = 200) -> Response:
+        """Run ``work(manager, id, secret, body)`` and answer with its result or the refusal."""
+        body: Any = None
+        if request.method == "POST" and (await request.body()).strip():  # starting a round has none
+            body = await json_body(request)
+            if isinstance(body, Response):
+                return body
+        try:
+            answer = await work(club(request), request.path_params.get("id"),
+                                request.headers.get("x-director"), body)
+        except ClubError as exc:
+            return http_error(exc.code, str(exc), exc.status)
+        except TableError as exc:
+            return http_error(exc.code, str(exc), 400)
+        return JSONResponse(answer, status)
+
+    async def create_tournament(request: Request) -> Response:
+        refused = allow_creation(request)
+        if refused is not None:
+            return refused
+
+        async def work(manager: Club, _id: None, _secret: None, body: Any) -> dict[str, Any]:
+            tournament, secret = await manager.create(body)
+            return {"id": tournament.id, "director": secret,
+                    "link": f"/club/{tournament.id}#director={secret}", "page": f"/club/{tournament.id}"}
+        return await club_call(request, work, 201)
+
+    async def tournament(request: Request) -> Response:
+        return await club_call(request, lambda m, i, s, _b: m.view(i, s))
+
+    async def add_entrant(request: Request) -> Response:
+        async def work(manager: Club, i: str, s: str | None, body: Any) -> dict[str, Any]:
+            return {"number": await manager.add_entrant(i, s, body)}
+        return await club_call(request, work, 201)
+
+    async def remove_entrant(request: Request) -> Response:
+        async def work(manager: Club, i: str, s: str | None, _body: Any) -> dict[str, Any]:
+            await manager.remove_entrant(i, s, request.path_params["number"])
+            return {}
+        return await club_call(request, work)
+
+    async def start_round(request: Request) -> Response:
+        async def work(manager: Club, i: str, s: str | None, _body: Any) -> dict[str, Any]:
+            return {"round": await manager.start_round(i, s)}
+        return await club_call(request, work, 201)
+
+    async def forfeit(request: Request) -> Response:
+        async def work(manager: Club, i: str, s: str | None, body: Any) -> dict[str, Any]:
+            await manager.forfeit(i, s, body)
+            return {}
+        return await club_call(request, work)
+
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         await Session(tables(websocket), websocket, RateLimit(rate, burst)).run()
@@ -325,6 +408,14 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             Route("/api/players/{id}", player_info),
             Route("/p/{id}", profile_page),
             WebSocketRoute("/ws/{id}", socket),
+            Route("/club", club_page),
+            Route("/club/{id}", club_page),
+            Route("/api/club", create_tournament, methods=["POST"]),
+            Route("/api/club/{id}", tournament),
+            Route("/api/club/{id}/entrants", add_entrant, methods=["POST"]),
+            Route("/api/club/{id}/entrants/{number:int}", remove_entrant, methods=["DELETE"]),
+            Route("/api/club/{id}/rounds", start_round, methods=["POST"]),
+            Route("/api/club/{id}/forfeits", forfeit, methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

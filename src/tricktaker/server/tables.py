@@ -408,11 +408,14 @@ class Tables:
 
     # -- creating and finding tables ----------------------------------------------
 
-    async def create(self, request: Any, player: Player | None = None) -> tuple[Table, list[str | None]]:
+    async def create(self, request: Any, player: Player | None = None,
+                     tokens: list[str | None] | None = None) -> tuple[Table, list[str | None]]:
         """A new table from a lobby request (docs/server.md); returns it and each seat's token.
 
         A signed-in ``player`` who creates it takes its first person's seat (the lobby sends
-        the creator there), which records their id."""
+        the creator there), which records their id.  ``tokens`` gives the people's tokens
+        instead of fresh random ones (a club tournament derives them from its director's
+        secret, :func:`.club.seat_token`)."""
         if not isinstance(request, dict):
             raise TableError("malformed", "a table request is a JSON object")
         unknown = set(request) - {"game", "preset", "options", "seats", "turn_time"}
@@ -438,9 +441,12 @@ class Tables:
                 or not 0 <= turn_time <= MAX_TURN_TIME):
             raise TableError("bad_request",
                              f"turn_time must be seconds from 0 (no limit) to {MAX_TURN_TIME:g}")
-        tokens: list[str | None] = []
-        for info in seats:
-            token = secrets.token_urlsafe(18) if info["kind"] == "human" else None
+        given = tokens
+        tokens = []
+        for i, info in enumerate(seats):
+            token = None
+            if info["kind"] == "human":
+                token = given[i] if given is not None else secrets.token_urlsafe(18)
             tokens.append(token)
             if token is not None:
                 info["token_hash"] = token_hash(token)

@@ -1,0 +1,109 @@
+"""The club page in a real Chromium (issue 23): a director creates a tournament, registers two
+entrants and starts round 1; the table is played out by its seats; the standings update by
+themselves, and the round sheet prints alone."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, require_browser
+
+require_browser()
+
+from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
+from server_helpers import running  # noqa: E402
+from test_club import play_out  # noqa: E402
+
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def test_a_director_runs_a_round_and_the_standings_follow_the_table(tmp_path: Path, browser: Browser) -> None:
+    errors: list[str] = []
+    with running(str(tmp_path / "club.db")) as srv:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{srv.url}/")
+        page.get_by_test_id("club-link").click()
+        page.get_by_test_id("club-name").fill("Friday Tute")
+        page.get_by_test_id("club-game").select_option("tute")
+        page.get_by_test_id("club-preset").select_option("habanero")
+        page.get_by_test_id("club-create").click()
+        page.wait_for_url(re.compile(r"/club/[^/#]+$"))  # the key left the address bar...
+        tid = page.url.rsplit("/", 1)[1]
+        expect(page.get_by_test_id("club-title")).to_have_text("Friday Tute")
+        link = page.get_by_test_id("director-link").inner_text()
+        assert re.fullmatch(rf"{re.escape(srv.url)}/club/{tid}#director=\S+", link)  # ...but is shown to keep
+        for name in ("Ann", "Bo"):
+            page.get_by_test_id("entrant-name").fill(name)
+            page.get_by_test_id("entrant-add").click()
+        expect(page.get_by_test_id("entrant")).to_have_count(2)
+        expect(page.get_by_test_id("entrant-member1")).to_be_hidden()  # two-player Tute: players, not pairs
+        page.get_by_test_id("start-round").click()
+        board = page.get_by_test_id("board")
+        expect(board).to_have_count(1)
+        expect(page.get_by_test_id("seat-link")).to_have_count(2)
+        expect(page.get_by_test_id("start-round")).to_be_hidden()  # not before the round is over
+        links = page.get_by_test_id("seat-link").all_inner_texts()
+        seats = page.get_by_test_id("seat-line").all_inner_texts()
+        assert seats[0].startswith("Seat 1: Ann") and seats[1].startswith("Seat 2: Bo")
+
+        # each entrant opens their seat link: the table page seats them
+        tables = []
+        for url in links:
+            table_page = browser.new_context().new_page()
+            table_page.on("pageerror", lambda exc: errors.append(str(exc)))
+            table_page.goto(url)
+            table_page.wait_for_function("() => document.body.dataset.seq !== undefined")
+            tables.append(table_page)
+        # the seats play it out through the same links (first legal action each turn)
+        sheet = srv.http.get(f"/api/club/{tid}", headers={"X-Director": link.split("#director=")[1]}).json()
+        last = play_out(srv, sheet["round_list"][0]["tables"][0])
+        for table_page in tables:
+            table_page.wait_for_function("() => document.body.dataset.over === 'true'")
+
+        # the director's page collects the result by itself and ranks the winner first
+        winner = sheet["round_list"][0]["tables"][0]["sides"][last["observation"]["winner"]] \
+            if last["observation"].get("winner") is not None else None
+        result = board.get_by_test_id("result")
+        expect(result).to_contain_text("wins")
+        first = page.get_by_test_id("standing").first
+        expect(first.locator("[data-col=won]")).to_have_text("1")
+        expect(first.locator("[data-col=match_points]")).to_have_text("2")
+        if winner is not None:
+            assert first.get_attribute("data-entrant") == str(winner)
+        expect(page.get_by_test_id("start-round")).to_be_hidden()  # two entrants: one round in all
+
+        # the round sheet prints alone: its table, seats and links; not the standings
+        page.emulate_media(media="print")
+        page.evaluate("() => document.querySelector('#round-1').classList.add('printing')")
+        expect(page.get_by_test_id("standings")).to_be_hidden()
+        expect(page.get_by_test_id("seat-link").first).to_be_visible()
+        page.emulate_media(media="screen")
+
+        # in Finnish
+        page.get_by_test_id("lang-select").select_option("fi")
+        expect(page.get_by_test_id("round-1").locator("h3")).to_contain_text("Kierros 1")
+        expect(result).to_contain_text("voittaa")
+
+        # the public page (no key): the standings, no seat links
+        public = browser.new_context().new_page()
+        public.goto(f"{srv.url}/club/{tid}")
+        expect(public.get_by_test_id("standing")).to_have_count(2)
+        expect(public.get_by_test_id("seat-line")).to_have_count(2)
+        expect(public.get_by_test_id("seat-link")).to_have_count(0)
+        expect(public.get_by_test_id("start-round")).to_be_hidden()
+        context.close()
+    assert not errors, errors
