@@ -290,6 +290,25 @@ def test_a_tournament_survives_a_restart_links_and_results_included(tmp_path: Pa
             assert champion["entrant"] == table["sides"][winner]
 
 
+def test_an_entrant_linked_to_a_player_is_seated_as_that_player(tmp_path: Path) -> None:
+    """Issue 23's identities: an entrant may name its player id; the round's table then seats
+    that player, so the match is in their profile.  An unknown id is refused."""
+    with running(str(tmp_path / "club.db")) as srv:
+        made = srv.http.post("/api/players", json={"nickname": "Ann"})
+        assert made.status_code == 201, made.text
+        ann = made.json()["id"]
+        tid, secret = new_tournament(srv, [{"name": "Ann", "player_ids": [ann]}, "Bo"], **QUICK)
+        refused = srv.http.post(f"/api/club/{tid}/entrants", headers=director(srv, secret),
+                                json={"name": "Cy", "player_ids": ["nobody"]})
+        assert refused.status_code == 400 and "nobody" in refused.json()["error"]
+        table = start_round(srv, tid, secret)["tables"][0]
+        seat = next(s["seat"] for s in table["seats"] if s["player"] == "Ann")
+        stored = srv.app.state.tables.tables[table["table_id"]].stored.seats
+        assert stored[seat]["player"] == ann and "player" not in stored[1 - seat]
+        profile = srv.http.get(f"/api/players/{ann}").json()
+        assert [m["table"] for m in profile["matches"]] == [table["table_id"]], profile
+
+
 @pytest.mark.skipif(not os.environ.get("TRICKTAKER_TEST_POSTGRES"),
                     reason="set TRICKTAKER_TEST_POSTGRES to a PostgreSQL URL (.ci/run does)")
 def test_a_tournament_on_postgresql() -> None:

@@ -488,7 +488,8 @@ class Club:
 
     async def add_entrant(self, tournament_id: str, secret: str | None, request: Any) -> int:
         """Register an entrant before the first round: a name, and its players' names (a pair:
-        two) and optionally their player ids."""
+        two) and optionally their player ids (:mod:`.players`): a linked player is seated as
+        themselves, so the match is in their profile (and rated, as any table of players)."""
         if not isinstance(request, dict):
             raise ClubError("malformed", "an entrant is a JSON object")
         unknown = set(request) - {"name", "members", "player_ids"}
@@ -507,6 +508,9 @@ class Club:
                                            or not all(p is None or (isinstance(p, str) and 0 < len(p) <= 64)
                                                       for p in player_ids)):
                 raise ClubError("bad_request", f"player_ids is a list of {size} player ids (or nulls)")
+            for player_id in player_ids or []:
+                if player_id is not None and await self._in_db(self.tables.players.get, player_id) is None:
+                    raise ClubError("bad_request", f"no player {player_id!r} on this server")
             if tournament.matches:
                 raise ClubError("started", "entrants are registered before the first round")
             if len(tournament.entrants) >= MAX_ENTRANTS:
@@ -559,6 +563,14 @@ class Club:
                     "game": tournament.game, "preset": tournament.preset, "options": tournament.options,
                     "seats": [{"kind": "human"}] * game.num_players, "turn_time": tournament.turn_time,
                 }, tokens=tokens)
+                for seat in range(game.num_players):  # a linked player's profile lists the match
+                    entrant = tournament.entrants[(a, b)[seat % 2]]
+                    player_id = (entrant["player_ids"] or [None, None])[seat // 2]
+                    if player_id is None:
+                        continue
+                    player = await self._in_db(self.tables.players.get, player_id)
+                    if player is not None:
+                        await self.tables.claim(table, seat, player)
                 rows.append({"round": number, "board": board, "sides": [a, b], "table_id": table.id,
                              "result": None})
             await self._in_db(self.store.add_round, tournament.id, planned, rows)
