@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from server_helpers import Running, Socket, running
 
-from tricktaker.server.club import ClubError, round_robin, seat_token, standings, swiss
+from tricktaker.server.club import ClubError, balance_sides, round_robin, seat_token, standings, swiss
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "tricktaker" / "server" / "static"
 QUICK = {"game": "tute", "preset": "habanero", "options": {"rounds_to_win": 1}}
@@ -28,12 +28,18 @@ def test_a_round_robin_by_the_circle_method_meets_every_pair_once(count: int) ->
     rounds = count - 1 if count % 2 == 0 else count
     met: list[frozenset[int]] = []
     byes: list[int] = []
+    side0 = dict.fromkeys(entrants, 0)
     for number in range(1, rounds + 1):
         pairings = round_robin(entrants, number)
         seated = [e for pair in pairings for e in pair if e is not None]
         assert sorted(seated) == entrants  # everyone once a round
         met += [frozenset(p) for p in pairings if p[1] is not None]
         byes += [p[0] for p in pairings if p[1] is None]
+        for a, b in pairings:
+            if b is not None:
+                side0[a] += 1
+    matches = rounds if count % 2 == 0 else rounds - 1
+    assert all(abs(2 * n - matches) <= 1 for n in side0.values()), side0  # side 0 in half, give or take
     assert sorted(met, key=sorted) == sorted((frozenset(p) for p in itertools.combinations(entrants, 2)),
                                              key=sorted)
     assert sorted(byes) == ([] if count % 2 == 0 else entrants)  # odd: each has one bye
@@ -63,6 +69,8 @@ def test_swiss_pairs_the_standings_without_a_repeat_and_gives_the_bye_to_the_low
                 played.add(frozenset((a, b)))
         order = order[2:] + order[:2] if number % 2 else order[::-1]
     assert sorted(had_bye) == [1, 2, 3, 4, 5] and len(played) == 10
+    # side 0 to whoever has had it less often; a tie keeps the better-placed first
+    assert balance_sides([(1, 2), (3, 4), (5, None)], {1: 2, 2: 1, 3: 1, 4: 1}) == [(2, 1), (3, 4), (5, None)]
     with pytest.raises(ClubError) as refused:
         swiss(order, played, set(had_bye))  # everyone has met everyone
     assert refused.value.code == "no_pairing"

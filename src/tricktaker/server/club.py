@@ -38,7 +38,7 @@ from .. import GAMES, new_game
 from ..engine import OptionError
 from .tables import MAX_TURN_TIME, Table, TableError, Tables, token_hash
 
-__all__ = ["Club", "ClubError", "Pairing", "round_robin", "seat_token", "standings", "swiss"]
+__all__ = ["Club", "ClubError", "Pairing", "balance_sides", "round_robin", "seat_token", "standings", "swiss"]
 
 T = TypeVar("T")
 Pairing = tuple[int, int | None]
@@ -106,7 +106,8 @@ def round_robin(entrants: Sequence[int], round_number: int) -> list[Pairing]:
     The first entrant stays put while the others turn one place a round; position ``i``
     meets position ``n - 1 - i``.  With an odd number, a place is empty, and whoever meets
     it has the bye.  Over ``n - 1`` rounds (``n`` with the empty place) everyone meets
-    everyone once.  Sides alternate by position and round, so nobody is always side 0.
+    everyone once.  The top row is side 0 (the fixed entrant's side alternates by round), so
+    each entrant is side 0 in half its matches, give or take one.
     """
     ring: list[int | None] = list(entrants)
     if len(ring) % 2:
@@ -121,8 +122,8 @@ def round_robin(entrants: Sequence[int], round_number: int) -> list[Pairing]:
     byes: list[Pairing] = []
     for i in range(n // 2):
         a, b = order[i], order[n - 1 - i]
-        if (i + round_number) % 2 == 0:
-            a, b = b, a
+        if i == 0 and round_number % 2 == 0:  # the fixed place alternates; the others take
+            a, b = b, a                          # turns in the top row as the circle turns
         if a is not None and b is not None:
             tables.append((a, b))
         else:
@@ -140,7 +141,8 @@ def swiss(order: Sequence[int], played: set[frozenset[int]], had_bye: set[int]) 
     the best-placed entrant still free whom they have not met (``played``); when that leaves
     someone below with no new opponent, the search goes back and tries the next one.  No
     pairing is ever repeated: if no such round exists, :class:`ClubError` ``no_pairing``.
-    The better-placed entrant of a table sits on side 0.
+    The better-placed entrant of a table is named first (:func:`balance_sides` then seats
+    whoever has been side 0 less often there).
     """
     entrants = list(order)
     byes: list[int | None] = [None]
@@ -173,6 +175,13 @@ def _pair(rest: list[int], played: set[frozenset[int]], budget: list[int]) -> li
         if tail is not None:
             return [(first, partner), *tail]
     return None
+
+
+def balance_sides(pairings: list[Pairing], side0: dict[int, int]) -> list[Pairing]:
+    """Each table's side 0 to the entrant who has had it less often (``side0``: the counts so
+    far); a tie keeps the order given.  Side 0 holds seat 0, which deals the first hand."""
+    return [(b, a) if b is not None and side0.get(a, 0) > side0.get(b, 0) else (a, b)
+            for a, b in pairings]
 
 
 def max_rounds(count: int) -> int:
@@ -583,7 +592,11 @@ class Club:
         played = {frozenset(m["sides"]) for m in tournament.matches if len(m["sides"]) == 2}
         had_bye = {m["sides"][0] for m in tournament.matches if len(m["sides"]) == 1}
         order = [line.entrant for line in self._standings(tournament)]
-        return swiss(order, played, had_bye)
+        side0: dict[int, int] = {}
+        for m in tournament.matches:
+            if len(m["sides"]) == 2:
+                side0[m["sides"][0]] = side0.get(m["sides"][0], 0) + 1
+        return balance_sides(swiss(order, played, had_bye), side0)
 
     async def forfeit(self, tournament_id: str, secret: str | None, request: Any) -> None:
         """Record that entrants did not come to their table (the director's only say in a
