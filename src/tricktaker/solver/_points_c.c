@@ -645,10 +645,21 @@ static i64 apply_move(Ctx *x, int d, i64 mv) {
 
 /* -- bounds and the transposition table ------------------------------------------------- */
 
-/* The most the maximiser can still gain: points out, the last trick, pip point, and the
- * marriages whose cards its side may still hold (hands, stock, its face-down cards). */
+/* The pip point if the maximiser may still (sure = 0) or surely (sure = 1) end with more pips:
+ * its lead in pips so far against the pips of every card not yet in a finished trick. */
+static i64 pip_point(const Ctx *x, int d, int sure) {
+    i64 val = R_(R_PIPVAL);
+    if (val == 0) return 0;
+    i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS);
+    i64 lead = S_(d, F_PIPDIFF);
+    return (sure ? lead - rem > 0 : lead + rem > 0) ? val : 0;
+}
+
+/* The most the maximiser can still gain: points out, the last trick, the pip point if it can
+ * still get it, and the marriages whose cards its side may still hold (hands, stock, its
+ * face-down cards). */
 static i64 upper_bound(const Ctx *x, int d) {
-    i64 ub = R_(R_TOTALPTS) - S_(d, F_GONEPTS) + R_(R_LAST) + R_(R_PIPVAL);
+    i64 ub = R_(R_TOTALPTS) - S_(d, F_GONEPTS) + R_(R_LAST) + pip_point(x, d, 0);
     i64 reach = C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP);
     for (int seat = 0; seat < R_(R_N); seat++)
         if (is_max(x, seat)) reach |= S_(d, seat) | R_(R_DOWN + seat);
@@ -720,14 +731,14 @@ static void safe_points(const Ctx *x, int d, i64 *mine_out, i64 *theirs_out) {
     }
 }
 
-/* The sum of the m smallest card points among the cards of h. */
-static i64 smallest_points(const Ctx *x, i64 h, int m) {
+/* The sum of the m smallest card points (table C_PTS) or pips (C_PIPS) among the cards of h. */
+static i64 smallest_points(const Ctx *x, i64 h, int m, int table) {
     i64 p[16];
     int n = 0;
     while (h && n < 16) {
         i64 low = h & -h;
         h ^= low;
-        i64 v = C_(C_PTS, idx(low));
+        i64 v = C_(table, idx(low));
         int j = n++;
         while (j > 0 && p[j - 1] > v) {
             p[j] = p[j - 1];
@@ -751,7 +762,7 @@ static i64 smallest_points(const Ctx *x, i64 h, int m) {
  * least its smallest trumps while it has them.  The plain suits' and trumps' cards are disjoint,
  * and the plain rounds leave every seat's trumps as they were, so the two add up; the trumps'
  * part and safe_points' are alternatives (the larger counts). */
-static i64 quick_points(const Ctx *x, int d, int leader, i64 *trumps) {
+static i64 quick_points(const Ctx *x, int d, int leader, i64 *trumps, int table) {
     int n = (int)R_(R_N);
     i64 trump = S_(d, F_TRUMP);
     i64 tm = trump >= 0 ? smask(trump) : 0;
@@ -765,10 +776,10 @@ static i64 quick_points(const Ctx *x, int d, int leader, i64 *trumps) {
         int k = popcount(above);
         if (k > 0) {
             i64 pts = 0;
-            for (i64 c = above; c; c &= c - 1) pts += C_(C_PTS, idx(c & -c));
+            for (i64 c = above; c; c &= c - 1) pts += C_(table, idx(c & -c));
             for (int o = 0; o < n; o++) {
                 i64 h = S_(d, o) & tm;
-                if (o != leader && h) pts += smallest_points(x, h, k);
+                if (o != leader && h) pts += smallest_points(x, h, k, table);
             }
             *trumps = pts;
         }
@@ -792,15 +803,35 @@ static i64 quick_points(const Ctx *x, int d, int leader, i64 *trumps) {
         for (int r = 0; r < k; r++) {
             i64 t = top(above);
             above ^= t;
-            total += C_(C_PTS, idx(t));
+            total += C_(table, idx(t));
         }
         for (int o = 0; o < n; o++) {
             if (o == leader) continue;
             i64 h = S_(d, o) & sm;
-            if (h) total += smallest_points(x, h, k);
+            if (h) total += smallest_points(x, h, k, table);
         }
     }
     return total;
+}
+
+/* The pip point decided by the leader's quick tricks (same conditions as quick_points), when
+ * the pips so far do not decide it yet: the leader's side takes at least the pips of its quick
+ * tricks, so its final lead in pips is at least (lead so far) + 2 * (those pips) - (pips still
+ * out).  If that settles the pip point for the maximiser, add it to *mine (the caller adds the
+ * pip point the pips so far decide, so only one of them counts) and return 0; if it settles it
+ * against the maximiser, return the pip point (to take off the upper bound). */
+static i64 quick_pip_point(const Ctx *x, int d, int leader, i64 *mine) {
+    i64 val = R_(R_PIPVAL);
+    if (val == 0 || pip_point(x, d, 1) != 0 || pip_point(x, d, 0) == 0) return 0;
+    i64 trumps;
+    i64 sure = quick_points(x, d, leader, &trumps, C_PIPS) + trumps;
+    i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS);
+    i64 lead = S_(d, F_PIPDIFF);
+    if (is_max(x, leader)) {
+        if (lead + 2 * sure - rem > 0) *mine += val;
+        return 0;
+    }
+    return lead - 2 * sure + rem > 0 ? 0 : val;
 }
 
 /* Every field of a trick-start position beyond the hands and the lead rule, in one word. */
@@ -964,13 +995,15 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             if (!(held & x->under)) {
                 int leader = SEAT(S_(d, F_TURN));
                 i64 trumps;
-                i64 plain = quick_points(x, d, leader, &trumps);
+                i64 plain = quick_points(x, d, leader, &trumps, C_PTS);
                 if (is_max(x, leader))
                     mine = plain + (trumps > mine ? trumps : mine);
                 else
                     ub -= plain + (trumps > theirs ? trumps - theirs : 0);
+                ub -= quick_pip_point(x, d, leader, &mine);
             }
         }
+        mine += pip_point(x, d, 1);
         if (ub <= alpha) return ub;
         if (beta <= mine) return mine;
         if ((i64)tb[TB_GEN] == x->gen && tk[0] == k[0] && tk[1] == k[1] && tk[2] == k[2]
