@@ -44,8 +44,8 @@ for seed in range(args["deals"]):
 games = {}
 if args["variants"]:
     from tricktaker.solver.points import bench_points
-    for name, _first, median in bench_points(rounds=args["other_deals"], variants=args["variants"]):
-        games[name] = median
+    for row in bench_points(rounds=args["other_deals"], variants=args["variants"]):
+        games[row[0]] = row[2]  # (variant, first, median, ...): older revisions give three items
 print(json.dumps({"rami": rami, "games": games}))
 """
 

@@ -190,10 +190,10 @@ def other_games(args: argparse.Namespace, dds_ms: float) -> dict[str, float]:
     names = [n for n in BENCH_VARIANTS if args.all_games or n not in SLOW_VARIANTS]
     print("\nfull-deal tt.solve at the first card play (median; the first call also allocates the table):")
     out = {}
-    for name, first, median in bench_points(rounds=args.other_deals, variants=names):
+    for name, first, median, nodes in bench_points(rounds=args.other_deals, variants=names):
         out[name] = median * 1000
         print(f"{name:40} {median * 1000:10.1f} ms median   {median * 1000 / dds_ms:6.2f}x DDS's Tuppi "
-              f"median   (first call {first:.2f} s)")
+              f"median   {nodes:>11,} nodes median   (first call {first:.2f} s)")
     return out
 
 if __name__ == "__main__":

@@ -244,32 +244,39 @@ def solution(state: State, pos: PointPosition, units: str, deadline: float | Non
 
 
 def bench_points(rounds: int = 20, seed: int = 1,
-                 variants: Iterable[str] | None = None) -> list[tuple[str, float, float]]:
+                 variants: Iterable[str] | None = None) -> list[tuple[str, float, float, int]]:
     """Median time to solve a full deal at the first card play, per game and variant.
 
     Each variant's deals come from ``new_hand(seed=seed + k)``; calls before
     the first card (Huutopussi's auction and exchange) are played at random
     from the same seed.  ``variants`` picks names of :data:`BENCH_VARIANTS`
     (default: all; habanero and avomarjapussi deals take minutes each).
-    Returns ``(variant, first call in s, median of the other calls in s)``;
-    the first call of the run includes allocating the table.
+    Returns ``(variant, first call in s, median of the other calls in s,
+    median of the other calls' search nodes)``; the first call of the run
+    includes allocating the table.  The node counts do not depend on the
+    machine's load, so they measure a change to the search exactly.
     """
     import tricktaker as tt
 
     from . import solve
 
-    rows: list[tuple[str, float, float]] = []
+    rows: list[tuple[str, float, float, int]] = []
+    solver = shared_solver()
     for name in variants if variants is not None else BENCH_VARIANTS:
         game_name, options = BENCH_VARIANTS[name]
         game = tt.new_game(game_name, **options)  # type: ignore[arg-type]
         times: list[float] = []
+        nodes: list[int] = []
         for k in range(rounds + 1):
             state = first_play(game.new_hand(seed=seed + k), random.Random(seed + k))
+            before = solver.nodes
             start = time.perf_counter()
             solve(state)
             times.append(time.perf_counter() - start)
-        rest = sorted(times[1:])
-        rows.append((name, times[0], rest[len(rest) // 2] if rest else times[0]))
+            nodes.append(solver.nodes - before)
+        rest = sorted(times[1:]) or times
+        counts = sorted(nodes[1:]) or nodes
+        rows.append((name, times[0], rest[len(rest) // 2], counts[len(counts) // 2]))
     return rows
 
 
