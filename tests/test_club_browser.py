@@ -87,8 +87,8 @@ def test_a_director_runs_a_round_and_the_standings_follow_the_table(tmp_path: Pa
         expect(page.get_by_test_id("start-round")).to_be_hidden()  # two entrants: one round in all
 
         # the round sheet prints alone: its table, seats and links; not the standings
+        page.get_by_test_id("print-round-1").click()  # headless: the print dialog returns at once
         page.emulate_media(media="print")
-        page.evaluate("() => document.querySelector('#round-1').classList.add('printing')")
         expect(page.get_by_test_id("standings")).to_be_hidden()
         expect(page.get_by_test_id("seat-link").first).to_be_visible()
         page.emulate_media(media="screen")
@@ -105,5 +105,52 @@ def test_a_director_runs_a_round_and_the_standings_follow_the_table(tmp_path: Pa
         expect(public.get_by_test_id("seat-line")).to_have_count(2)
         expect(public.get_by_test_id("seat-link")).to_have_count(0)
         expect(public.get_by_test_id("start-round")).to_be_hidden()
+        context.close()
+    assert not errors, errors
+
+
+def test_a_director_registers_pairs_and_records_a_no_show_in_spanish(tmp_path: Path,
+                                                                     browser: Browser) -> None:
+    """Tuppi under its tournament rules, three pairs: a pair's two players are named, one entrant
+    is removed before the start, round 1 has a table and a bye; nobody comes to the table, the
+    director records it, and round 2 may start."""
+    errors: list[str] = []
+    with running(str(tmp_path / "club.db")) as srv:
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{srv.url}/club")
+        expect(page.get_by_test_id("club-create")).to_have_text("Crear torneo")
+        page.get_by_test_id("club-name").fill("Campeonato")
+        page.get_by_test_id("club-game").select_option("tuppi")
+        expect(page.get_by_test_id("club-preset")).to_have_value("tournament")  # the game's own
+        page.get_by_test_id("club-create").click()
+        page.wait_for_url(re.compile(r"/club/[^/#]+$"))
+        expect(page.get_by_test_id("club-title")).to_have_text("Campeonato")
+        for name, first, second in [("Norte", "Aho", "Berg"), ("Sur", "Carl", "Dahl"),
+                                    ("Este", "Eno", "Fors"), ("Oeste", "Gus", "Hed")]:
+            page.get_by_test_id("entrant-name").fill(name)
+            page.get_by_test_id("entrant-member1").fill(first)
+            page.get_by_test_id("entrant-member2").fill(second)
+            page.get_by_test_id("entrant-add").click()
+            expect(page.get_by_test_id("entrant").last).to_contain_text(f"{name} ({first} & {second})")
+        page.get_by_test_id("entrant").last.get_by_role("button").click()  # Oeste withdraws
+        expect(page.get_by_test_id("entrant")).to_have_count(3)
+        page.get_by_test_id("start-round").click()
+        expect(page.get_by_test_id("board")).to_have_count(2)  # a table and a bye
+        expect(page.get_by_test_id("seat-line")).to_have_count(4)
+        lines = page.get_by_test_id("seat-line").all_inner_texts()
+        assert lines[0].startswith("Asiento 1: ") and "(" in lines[0]
+        assert len(page.get_by_test_id("seat-link").all_inner_texts()) == 4
+        expect(page.get_by_test_id("start-round")).to_be_hidden()
+        board = page.get_by_test_id("board").first
+        board.get_by_role("button", name="ninguno").click()  # neither pair came
+        expect(board.get_by_test_id("result")).to_contain_text("no vino ninguno")
+        expect(page.get_by_test_id("start-round")).to_have_text("Empezar la ronda 2")
+        standings = page.get_by_test_id("standing")
+        expect(standings.first.locator("[data-col=byes]")).to_have_text("1")  # the bye leads
+        expect(standings.first.locator("[data-col=match_points]")).to_have_text("2")
         context.close()
     assert not errors, errors

@@ -184,12 +184,15 @@ async function act(method, path, body) {
 
 async function addEntrant(event) {
   event.preventDefault();
-  const name = $("e-name").value.trim();
-  const entrant = { name };
-  if (current.pairs) entrant.members = [$("e-member1").value, $("e-member2").value];
-  await act("POST", "entrants", entrant);
-  if (!$("t-error").textContent) for (const id of ["e-name", "e-member1", "e-member2"]) $(id).value = "";
+  // the fields are read and emptied at once, so the next entrant can be typed while this one is sent
+  const fields = ["e-name", "e-member1", "e-member2"];
+  const typed = fields.map((id) => $(id).value);
+  for (const id of fields) $(id).value = "";
   $("e-name").focus();
+  const entrant = { name: typed[0].trim() };
+  if (current.pairs) entrant.members = [typed[1], typed[2]];
+  await act("POST", "entrants", entrant);
+  if ($("t-error").textContent && fields.every((id) => !$(id).value)) fields.forEach((id, i) => { $(id).value = typed[i]; });
 }
 
 const COLUMNS = {
@@ -257,8 +260,11 @@ function renderRounds() {
 /** Print one round's sheet: its tables, who sits where and the seat links (print CSS hides the rest). */
 function printRound(number) {
   for (const section of document.querySelectorAll(".round")) section.classList.toggle("printing", section.id === `round-${number}`);
+  $("rounds").classList.add("one-round");
   window.print();
 }
+// the browser's own Print prints every round; after a round's button, the next print is whole again
+window.addEventListener("afterprint", () => $("rounds").classList.remove("one-round"));
 
 // -- start ----------------------------------------------------------------------------------------
 
