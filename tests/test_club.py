@@ -298,6 +298,16 @@ def test_a_tournament_survives_a_restart_links_and_results_included(tmp_path: Pa
             assert champion["entrant"] == table["sides"][winner]
 
 
+def test_tournaments_and_rounds_count_against_the_new_tables_a_minute(tmp_path: Path) -> None:
+    """A round creates tables: like a new tournament it takes one of the address's new tables,
+    so nobody fills the server's memory with rounds of forfeited tables."""
+    with running(str(tmp_path / "club.db"), tables_per_minute=2) as srv:
+        tid, secret = new_tournament(srv, ["Ann", "Bo"], **QUICK)
+        start_round(srv, tid, secret)
+        refused = srv.http.post("/api/club", json={"name": "Again", **QUICK})
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+
+
 def test_an_entrant_linked_to_a_player_is_seated_as_that_player(tmp_path: Path) -> None:
     """Issue 23's identities: an entrant may name its player id; the round's table then seats
     that player, so the match is in their profile.  An unknown id is refused."""

@@ -378,6 +378,10 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return await club_call(request, work)
 
     async def start_round(request: Request) -> Response:
+        refused = allow_creation(request)  # a round creates tables: it counts as a new table
+        if refused is not None:
+            return refused
+
         async def work(manager: Club, i: str, s: str | None, _body: Any) -> dict[str, Any]:
             return {"round": await manager.start_round(i, s)}
         return await club_call(request, work, 201)
