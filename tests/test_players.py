@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
-from server_helpers import running
+from server_helpers import play_to_end, running
 from sqlalchemy import select
 
 from tricktaker.server.players import SECRET_HEADER, Players, check_nickname, player_of
@@ -151,3 +154,180 @@ def test_a_missing_players_profile_is_404(tmp_path: Path) -> None:
     with running(str(tmp_path / "t.db")) as server:
         assert server.http.get("/api/players/nope").json()["code"] == "no_player"
         assert server.http.get("/p/nope").status_code == 404
+
+
+# -- ratings (issue 23) --------------------------------------------------------------------
+
+def bondtolva(server, creator: dict, seats: list[dict]) -> dict:
+    """A Bondtolva table created by ``creator`` (signed in)."""
+    response = server.http.post("/api/tables", headers={SECRET_HEADER: creator["secret"]},
+                                json={"game": "bondtolva", "seats": seats})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def sit(server, table: dict, seat: int, player: dict | None = None):
+    """A socket at ``seat`` of the table, signed in as ``player`` (None: a guest)."""
+    ws = server.ws(table["id"])
+    ws.send({"type": "join", "token": table["seats"][seat]["token"],
+             **({"secret": player["secret"]} if player else {})})
+    ws.until("welcome")
+    return ws
+
+
+def play_out(server, table: dict, sockets: list) -> dict:
+    """Every person's turns played (a thread each) to the end of the match; its record."""
+    threads = [threading.Thread(target=play_to_end, args=(ws,)) for ws in sockets]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    record = server.http.get(f"/api/tables/{table['id']}/record")
+    assert record.status_code == 200, record.text
+    return dict(json.loads(record.text))
+
+
+def test_a_match_against_bot_levels_is_rated_as_glicko2_says_and_survives_a_restart(tmp_path: Path) -> None:
+    from tricktaker.ratings import Rating, rate
+    from tricktaker.server.leaderboard import BOT_RATINGS
+
+    db = str(tmp_path / "t.db")
+    with running(db) as server:
+        aino = make(server, "Aino")
+        bots = [{"kind": "bot", "bot": spec} for spec in ("random", "rules", "random")]
+        table = bondtolva(server, aino, [{"kind": "human"}, *bots])
+        play_out(server, table, [sit(server, table, 0)])  # the creator's seat is Aino's already
+        profile = server.http.get(f"/api/players/{aino['id']}").json()
+        [match] = profile["matches"]
+        won = match["result"]
+        assert won in (0.0, 1.0)
+        # seat 0 plays with seat 2 (rules) against seats 1 and 3 (random): two games of 1 or 0
+        expected = rate(Rating(), [(BOT_RATINGS["random"], won), (BOT_RATINGS["random"], won)])
+        assert match["rating_before"] == 1500
+        assert match["rating_after"] == pytest.approx(expected.rating)
+        [rating] = profile["ratings"]
+        assert (rating["game"], rating["players"], rating["matches"]) == ("bondtolva", 4, 1)
+        assert rating["rating"] == pytest.approx(expected.rating)
+        assert rating["rd"] == pytest.approx(expected.rd)
+        board = server.http.get("/api/leaderboard", params={"game": "bondtolva", "players": 4}).json()
+        assert [(r["rank"], r["nickname"]) for r in board["ratings"]] == [(1, "Aino")]
+        assert board["ratings"][0]["rating"] == pytest.approx(expected.rating)
+        assert board["bots"]["pimc"]["rating"] == BOT_RATINGS["pimc"].rating
+    with running(db) as server:  # a restart keeps the ratings, the results and the board
+        again = server.http.get(f"/api/players/{aino['id']}").json()
+        assert again["ratings"] == profile["ratings"] and again["matches"] == profile["matches"]
+        assert server.http.get("/api/leaderboard?game=bondtolva&players=4").json() == board
+        assert server.http.get("/leaderboard").status_code == 200
+        assert server.http.get(f"/p/{aino['id']}").status_code == 200
+
+
+def test_two_players_rate_each_other_and_a_guest_seat_makes_a_match_unrated(tmp_path: Path) -> None:
+    from tricktaker.ratings import Rating, rate
+    from tricktaker.server.leaderboard import BOT_RATINGS
+
+    with running(str(tmp_path / "t.db")) as server:
+        aino, bertta = make(server, "Aino"), make(server, "Bertta")
+        bot = {"kind": "bot", "bot": "random"}
+        table = bondtolva(server, aino, [{"kind": "human"}, {"kind": "human"}, bot, bot])
+        # Bertta takes seat 1 by its link, signed in: opponents, each with a bot partner
+        play_out(server, table, [sit(server, table, 0, aino), sit(server, table, 1, bertta)])
+        a = server.http.get(f"/api/players/{aino['id']}").json()["matches"][0]
+        b = server.http.get(f"/api/players/{bertta['id']}").json()["matches"][0]
+        assert a["result"] + b["result"] == 1.0
+        random = BOT_RATINGS["random"]
+        expected_a = rate(Rating(), [(Rating(), a["result"]), (random, a["result"])])
+        expected_b = rate(Rating(), [(Rating(), b["result"]), (random, b["result"])])
+        assert a["rating_after"] == pytest.approx(expected_a.rating)
+        assert b["rating_after"] == pytest.approx(expected_b.rating)
+        board = server.http.get("/api/leaderboard?game=bondtolva&players=4").json()["ratings"]
+        assert [r["nickname"] for r in board] == (["Aino", "Bertta"] if a["result"] else ["Bertta", "Aino"])
+        # a person's seat without a player: a friendly, recorded in the profile, not rated
+        friendly = bondtolva(server, aino, [{"kind": "human"}, {"kind": "human"}, bot, bot])
+        play_out(server, friendly, [sit(server, friendly, 0, aino), sit(server, friendly, 1)])
+        profile = server.http.get(f"/api/players/{aino['id']}").json()
+        newest = profile["matches"][0]
+        assert newest["table"] == friendly["id"] and newest["result"] in (0.0, 1.0)
+        assert newest["rating_after"] is None and profile["ratings"][0]["matches"] == 1
+
+
+def test_the_leaderboard_refuses_an_unknown_game_or_size(tmp_path: Path) -> None:
+    with running(str(tmp_path / "t.db")) as server:
+        assert server.http.get("/api/leaderboard?game=chess").json()["code"] == "no_game"
+        wrong = server.http.get("/api/leaderboard?game=bondtolva&players=3")
+        assert wrong.status_code == 400 and wrong.json()["code"] == "bad_request"
+        assert server.http.get("/api/leaderboard?game=tute&players=abc").status_code == 400
+        empty = server.http.get("/api/leaderboard?game=huutopussi&players=3").json()
+        assert (empty["game"], empty["players"], empty["ratings"]) == ("huutopussi", 3, [])
+
+
+def test_a_result_not_recorded_before_the_server_stopped_is_recorded_at_start_once(tmp_path: Path) -> None:
+    """The server stopped between a match's last action and its ratings: the next start rates it,
+    and rating the same match again changes nothing."""
+    from sqlalchemy import delete, update
+
+    from tricktaker.server.leaderboard import MatchResult, leaderboard, rate_match
+    from tricktaker.server.store import ratings, seatings
+
+    db = str(tmp_path / "t.db")
+    with running(db) as server:
+        aino = make(server, "Aino")
+        table = bondtolva(server, aino, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 3)
+        play_out(server, table, [sit(server, table, 0)])
+        before = server.http.get(f"/api/players/{aino['id']}").json()
+    store = Store(db)
+    try:
+        with store.engine.begin() as conn:  # as if the server had died before the ratings
+            conn.execute(delete(ratings))
+            conn.execute(update(seatings).values(result=None, rating_before=None, rating_after=None))
+    finally:
+        store.close()
+    with running(db) as server:
+        after = server.http.get(f"/api/players/{aino['id']}").json()
+        assert after["ratings"] == before["ratings"] and after["matches"] == before["matches"]
+    store = Store(db)
+    try:
+        from tricktaker.server.tables import Table
+
+        stored = store.load_table(table["id"])
+        assert stored is not None
+        rate_match(store, MatchResult.of(Table.rebuild(stored)))  # a second time: no change
+        assert Players(store).matches(aino["id"]) == before["matches"]
+        assert leaderboard(store, "bondtolva", 4)[0]["matches"] == 1
+    finally:
+        store.close()
+
+
+def test_tables_stored_before_players_existed_load_and_list_as_before(tmp_path: Path) -> None:
+    from tricktaker.server.store import StoredTable
+
+    db = str(tmp_path / "t.db")
+    store = Store(db)
+    try:
+        store.add_table(StoredTable(id="old", game="tuppi", preset=None, options={}, seed=7,
+                                    seats=[{"kind": "human", "bot": None, "token_hash": "x" * 64}]
+                                    + [{"kind": "bot", "bot": "random"}] * 3))
+    finally:
+        store.close()
+    with running(db) as server:
+        [listed] = server.http.get("/api/tables").json()["tables"]
+        assert listed["id"] == "old" and listed["seats"][0]["player"] is None
+
+
+@pytest.mark.skipif(not os.environ.get("TRICKTAKER_TEST_POSTGRES"),
+                    reason="set TRICKTAKER_TEST_POSTGRES to a PostgreSQL URL (.ci/run does)")
+def test_players_and_ratings_on_postgresql() -> None:
+    """The same tables on PostgreSQL: a player, a rated match and the board, kept across a restart.
+    (The database is shared with other tests and runs: the nickname is new each time.)"""
+    url = os.environ["TRICKTAKER_TEST_POSTGRES"]
+    nickname = f"Pg{time.time_ns() % 10**12}"
+    with running(url) as server:
+        made = make(server, nickname)
+        refused = server.http.post("/api/players", json={"nickname": nickname.upper()})
+        assert refused.json()["code"] == "nickname_taken"
+        table = bondtolva(server, made, [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3)
+        play_out(server, table, [sit(server, table, 0)])
+        profile = server.http.get(f"/api/players/{made['id']}").json()
+        assert profile["ratings"][0]["matches"] == 1
+    with running(url) as server:
+        assert server.http.get(f"/api/players/{made['id']}").json() == profile
+        assert server.http.get("/api/players/me", headers={SECRET_HEADER: made["secret"]}).status_code == 200

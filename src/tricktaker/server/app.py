@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .botpool import BotLimits, BotPool
 from .club import Club, ClubError
 from .collector import pace_collector
+from .leaderboard import BOT_RATINGS, MatchResult, leaderboard, player_ratings, rate_match, unrecorded_matches
 from .players import SECRET_HEADER, Player, PlayerError, Players, player_of
 from .queue import QUEUE_BOT, QUEUE_TURN_TIME, WAITS, Queues, Waiter
 from .store import Store
@@ -180,7 +181,15 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         app.state.queues = Queues(manager, bot=queue_bot, turn_time=queue_turn_time, player_of=queue_player)
         app.state.players = players
         app.state.club = Club(manager)
+
+        async def record_result(table: Table) -> None:
+            await manager.in_db(rate_match, store, MatchResult.of(table))
+
+        manager.on_over.append(record_result)
         await manager.start()
+        for table_id in await manager.in_db(unrecorded_matches, store):  # stopped before the ratings
+            with contextlib.suppress(TableError):
+                await record_result(await manager.find(table_id, keep=False))
         pacer = asyncio.get_running_loop().create_task(pace_collector()) if pace_gc else None
         yield
         if pacer is not None:
@@ -314,7 +323,25 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         if player is None:
             return http_error("no_player", f"no player {player_id!r}", 404)
         matches = await asyncio.to_thread(players.matches, player.id)
-        return JSONResponse(player.public() | {"matches": matches})
+        rated = await asyncio.to_thread(player_ratings, players.store, player.id)
+        return JSONResponse(player.public() | {"ratings": rated, "matches": matches})
+
+    async def leaderboard_api(request: Request) -> Response:
+        catalogue = {game["name"]: game["players"] for game in game_catalogue()["games"]}
+        game = request.query_params.get("game", "tuppi")
+        if game not in catalogue:
+            return http_error("no_game", f"no game {game!r} (games: {', '.join(catalogue)})", 400)
+        size_text = request.query_params.get("players", str(catalogue[game][0]))
+        if not size_text.isdigit() or int(size_text) not in catalogue[game]:
+            sizes = " or ".join(map(str, catalogue[game]))
+            return http_error("bad_request", f"{game} is played by {sizes}", 400)
+        players: Players = request.app.state.players
+        board = await asyncio.to_thread(leaderboard, players.store, game, int(size_text))
+        bots = {name: {"rating": r.rating, "rd": r.rd} for name, r in BOT_RATINGS.items()}
+        return JSONResponse({"game": game, "players": int(size_text), "ratings": board, "bots": bots})
+
+    async def leaderboard_page(request: Request) -> Response:
+        return FileResponse(STATIC / "leaderboard.html")
 
     async def profile_page(request: Request) -> Response:
         players: Players = request.app.state.players
@@ -411,6 +438,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             Route("/api/players/me", me),
             Route("/api/players/{id}", player_info),
             Route("/p/{id}", profile_page),
+            Route("/api/leaderboard", leaderboard_api),
+            Route("/leaderboard", leaderboard_page),
             WebSocketRoute("/ws/{id}", socket),
             Route("/club", club_page),
             Route("/club/{id}", club_page),

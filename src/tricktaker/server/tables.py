@@ -330,8 +330,9 @@ class Tables:
         self.players = players if players is not None else Players(store)
         """The server's signed-in people: a seat one of them takes records their id."""
         self.on_over: list[Callable[[Table], Awaitable[None]]] = []
-        """Called once for each match that ends here (ratings, tournaments); a failing one
-        is logged and the others still run."""
+        """Called once for each match that ends here (ratings, tournaments), under the table's
+        lock, after the last action is stored and before anyone is told; a failing one is
+        logged and the others still run."""
         self.pool = bots
         self.bot_delay = bot_delay
         self.turn_time = turn_time
@@ -344,6 +345,10 @@ class Tables:
         self._db = ThreadPoolExecutor(1, thread_name_prefix="tricktaker-db")
         self._pending: list[tuple[Row, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+
+    async def in_db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking database call on the store's thread (writes stay in one order)."""
+        return await self._in_db(fn, *args)
 
     async def _in_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -652,14 +657,15 @@ class Tables:
             table.stored.actions.append((seat, canonical))
             table.note(seat, canonical)
             self._arm_timer(table)  # before the broadcast, so the state tells the new turn's time
+            if state.is_over():  # before anyone hears of the end: a profile opened then shows it
+                await self._match_over(table)
             starting = self._starting(table)
             await self._send_all(table, lambda who: table.state_message(who, starting))
-        if table.state.is_over():
-            await self._match_over(table)
         self._schedule_bot(table)
 
     async def _match_over(self, table: Table) -> None:
-        """Tell every :attr:`on_over` listener that the match ended (after everyone saw it)."""
+        """Tell every :attr:`on_over` listener that the match ended (its last action stored, and
+        before the table hears of it, so whatever a listener records is there when they look)."""
         for listener in self.on_over:
             try:
                 await listener(table)
