@@ -280,6 +280,8 @@ class Rules:
         n = self.players
         hands = [set(cards(p)) for p in h["deal"][:n]]
         kitty = set(cards(h["deal"][n])) if n == 3 else set()
+        assert len(kitty) == (self.options["kitty"] if n == 3 else 0)
+        assert all(len(cards(p)) == (36 - len(kitty)) // n for p in h["deal"][:n])
         actions = list(h["actions"])
         dealer = h["dealer"]
         # the auction
@@ -461,7 +463,7 @@ class Tracker:
         if phase == "raise":
             return {f"raise {v}" for v in range(obs["contract"] + 5, r.max_bid + 1, 5)} | {"pass"}
         if phase == "discard":
-            return r.card_sets("discard", [c for c in mine if c[0] not in "AT"], 3)
+            return r.card_sets("discard", [c for c in mine if c[0] not in "AT"], r.options["kitty"])
         have = set(mine)
         if phase == "answer":
             assert self.ask is not None

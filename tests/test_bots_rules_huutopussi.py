@@ -112,6 +112,7 @@ VARIANTS = [
     {"card_values": "pips", "marriage_values": "spades_high", "defender_penalty": False},
     {"players": 3, "card_values": "pips", "marriage_values": "spades_high", "redeal": False},
     {"opener": "left_of_dealer", "forced_opening": False, "redeal_hand": "four_sixes", "bid_ban": -250},
+    {"players": 3, "kitty": 6, "kitty_shown": False},
 ]
 
 

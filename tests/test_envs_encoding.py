@@ -47,6 +47,7 @@ PHASES = {
     "avomarjapussi": {"play"},
     "huutopussi": {"bid", "give", "raise", "return", "play", "answer"},
     "huutopussi-three": {"bid", "raise", "discard", "play"},
+    "huutopussi-three-kitty6": {"bid", "raise", "discard", "play"},
     "huutopussi-variants": {"bid", "give", "raise", "return", "play", "answer"},
 }
 """The phases the no-leak test must have visited, per variant."""

@@ -1263,7 +1263,8 @@ def test_default_options():
                                     "calls_after_any_trick": False, "exchange": 3,
                                     "defender_penalty": True, "redeal": True,
                                     "redeal_hand": "three_sixes", "opener": "dealer",
-                                    "forced_opening": True, "bid_ban": -500}
+                                    "forced_opening": True, "bid_ban": -500, "kitty": 3,
+                                    "kitty_shown": True}
 
 
 # -- errors and observations --------------------------------------------------------------------------------
@@ -1343,6 +1344,7 @@ VARIANTS = {
                                       "bid_ban": -250},
     "no_forced_opening_four_sixes": {"forced_opening": False, "redeal_hand": "four_sixes"},
     "three_no_forced_opening_left": {"players": 3, "forced_opening": False, "opener": "left_of_dealer"},
+    "three_kitty_6_hidden": {"players": 3, "kitty": 6, "kitty_shown": False},
 }
 
 

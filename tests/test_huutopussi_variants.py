@@ -9,6 +9,7 @@ may no longer bid).  The worked examples are those of ``docs/rules/huutopussi.md
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from huutopussi_helpers import assert_illegal, check_deal, check_results, huutopussi, legal, run
@@ -183,3 +184,109 @@ def test_terminal_tells_the_variant_auction() -> None:
     assert "at -250 or below" in text
     assert prompts, "the person was asked"
     assert state.history[0].text == "pass"
+
+
+# -- kitty, kitty_shown (three players) --------------------------------------------------------
+
+# three players, a kitty of 6: 10 cards each
+KITTY6_DEAL = ["AS TS KS QS JS AH TH KH QH JH", "9S 8S 7S 6S 9H 8H 7H 6H AD TD",
+               "KD QD JD 9D 8D 7D 6D AC TC KC", "QC JC 9C 8C 7C 6C"]
+
+
+def kitty6_state(**options) -> tt.State:
+    game = huutopussi(players=3, kitty=6, **options)
+    return game.new_hand(deal=KITTY6_DEAL, dealer=0)
+
+
+def test_kitty_6_deals_ten_cards_each_and_the_declarer_discards_six():
+    state = kitty6_state()
+    assert [len(state.hand(s)) for s in range(3)] == [10, 10, 10]
+    run(state, "0 bid 50, 1 pass, 2 pass")
+    assert state.declarer == 0 and len(state.hand(0)) == 16
+    assert state.observation(1)["kitty"] == ["QC", "JC", "9C", "8C", "7C", "6C"]
+    run(state, "0 pass")
+    assert_illegal(state, "discard JS JH 9C", "discard exactly 6 cards, not 3")
+    assert_illegal(state, "discard AS JS JH 9C 8C 7C", "aces and tens may not be discarded: AS")
+    run(state, "0 discard JS JH QC JC 9C 8C")
+    assert len(state.hand(0)) == 10 and state.phase == "play" and state.current_player == 0
+    assert state.observation(0)["discard"] == ["JS", "JH", "QC", "JC", "9C", "8C"]
+    assert state.observation(1)["discard"] is None
+    # play the hand out: ten tricks; the discard's 20 points (JS JH QC JC, five each) are seat 0's
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    r = json.loads(state.to_json())["hands"][0]["result"]
+    assert sum(r["tricks_won"]) == 10
+    assert sum(r["collected"]) == 160 + sum(v for _, _, v in r["marriages"])
+    assert r["collected"][0] >= 20 and r["discard"] == "JS JH QC JC 9C 8C"
+    check_results(state)
+
+
+def test_kitty_6_a_deal_must_be_three_tens_and_six():
+    with pytest.raises(ValueError, match="10|6"):
+        huutopussi(players=3, kitty=6).new_hand(deal=KITTY6_DEAL[:3] + ["QC JC 9C"] + [], dealer=0)
+
+
+def test_kitty_shown_off_only_the_declarer_sees_the_kitty():
+    state = kitty6_state(kitty_shown=False)
+    run(state, "0 bid 50, 1 pass, 2 pass")
+    assert state.observation(0)["kitty"] == ["QC", "JC", "9C", "8C", "7C", "6C"]
+    for seat in (1, 2, None):
+        obs = state.observation(seat)
+        assert obs["kitty"] is None
+        if seat is not None:
+            assert "QC" not in json.dumps({k: v for k, v in obs.items() if k != "hand"})
+
+
+def test_kitty_shown_off_worlds_of_a_defender_draw_the_kitty_anew():
+    state = kitty6_state(kitty_shown=False)
+    run(state, "0 bid 50, 1 pass, 2 pass, 0 pass, 0 discard JS JH QC JC 9C 8C")
+    kitties = set()
+    for k in range(12):
+        world = state.sample_world(1, random.Random(k))
+        assert world.observation(1) == state.observation(1)
+        deal = json.loads(world.to_json())["hands"][0]["deal"]
+        kitty = set(deal[3].split())
+        declarer_cards = {c.text for c in world.hand(0)} | set(world.observation(0)["discard"])
+        assert len(kitty) == 6 and kitty <= declarer_cards
+        kitties.add(frozenset(kitty))
+    assert len(kitties) > 1, "an unseen kitty is not known"
+    # shown: every world keeps it
+    shown = kitty6_state()
+    run(shown, "0 bid 50, 1 pass, 2 pass, 0 pass, 0 discard JS JH QC JC 9C 8C")
+    for k in range(5):
+        deal = json.loads(shown.sample_world(1, random.Random(k)).to_json())["hands"][0]["deal"]
+        assert deal[3].split() == KITTY6_DEAL[3].split()
+
+
+def test_kitty_options_are_for_three_players_only():
+    with pytest.raises(tt.OptionError, match="three players only"):
+        huutopussi(kitty=6)
+    with pytest.raises(tt.OptionError, match="three players only"):
+        huutopussi(kitty_shown=False)
+    with pytest.raises(tt.OptionError):
+        huutopussi(players=3, kitty=4)
+
+
+def test_kitty_6_hidden_with_the_rules_bot_and_pimc():
+    game = huutopussi(players=3, kitty=6, kitty_shown=False)
+    bots = [make_bot("pimc:worlds=2:max_candidates=3", seed=1), make_bot("rules", seed=2),
+            make_bot("rules", seed=3)]
+    state = game.new_hand(seed=21, dealer=2)
+    while not state.is_over():
+        seat = state.current_player
+        action = bots[seat].act(view_of(state, seat))
+        assert action in state.legal_actions()
+        state.apply(action)
+    check_results(state)
+    assert tt.load(state.to_json()).to_json() == state.to_json()
+
+
+def test_terminal_tells_a_hidden_kitty_of_six() -> None:
+    from test_cli_huutopussi import Passer, session
+
+    state = kitty6_state(kitty_shown=False)
+    out, _ = session(state, ["p"], seat=1, bot=lambda s: Passer())
+    text = " ".join(out.split())
+    assert "10 cards each and a kitty of 6 for the declarer (seen only by him)" in text
+    assert "The kitty: 6 cards, unseen" in text
+    assert "discards 6 cards face down" in text

@@ -454,7 +454,8 @@ class HuutopussiFamily(MarriageFamily):
     def max_decisions(self, game: Game) -> int:
         low, high = self.bid_range(game)
         bids = (high - low) // 5 + 1 + 2 * game.num_players  # each level once; passes and redeals
-        sets = 2 * game.options["exchange"] + 1 if game.num_players == 4 else 3 + 1  # picks and raise
+        sets: int = 2 * game.options["exchange"] + 1 if game.num_players == 4 else game.options["kitty"] + 1
+        # (the picks of the give and the return, or of the discard, and the raise)
         return bids + sets + super().max_decisions(game)
 
     def reward_bound(self, game: Game) -> float:
@@ -471,7 +472,8 @@ class HuutopussiFamily(MarriageFamily):
         layout.add("opening_bid", GLOBAL, 1, "the high bid when the auction ended / the highest possible")
         layout.add("contract", GLOBAL, 1, "the contract after the raise / the highest possible")
         if game.num_players == 3:
-            layout.add("kitty", GLOBAL, len(game.deck), "the kitty, shown when the auction ends")
+            layout.add("kitty", GLOBAL, len(game.deck), "the kitty, shown when the auction ends "
+                       "(with kitty_shown off: to the declarer only)")
         self.marriage_blocks(layout, game)
 
     def decode(self, o: JSON, w: Writer) -> None:

@@ -18,6 +18,11 @@ rule texts leave open, and how this module settles them:
 - Worlds sampled for a seat that did not see the exchange never have the
   declarer give back a card he was just given; every other exchange is
   possible.
+- Options from PoggersOy/huutopussi's ruleset (``opener``, ``forced_opening``,
+  ``redeal_hand``, ``bid_ban``, ``kitty``, ``kitty_shown``): without a forced
+  opening, the last player left when all the others passed without a bid must
+  open (their "force the last seat"); a hidden kitty is, in the worlds of a
+  seat that did not see it, any ``kitty`` of the declarer's cards and discard.
 """
 
 from __future__ import annotations
@@ -140,6 +145,10 @@ class Huutopussi(Game):
                "the last player left when all the others passed without a bid must open)."),
         Option("bid_ban", -500, "A side at or below this score may not bid (a forced opening at "
                "50 apart).", choices=(-500, -250)),
+        Option("kitty", 3, "Three players: the kitty's size, 3 (11 cards each) or 6 (10 each); the "
+               "declarer discards as many.", choices=(3, 6)),
+        Option("kitty_shown", True, "Three players: the kitty is shown to everyone when the auction "
+               "ends (off: only the declarer sees it)."),
     )
     PRESETS = {"four": {"players": 4}, "three": {"players": 3}}
     PRIVATE_ACTIONS = frozenset({"give", "discard"})
@@ -162,8 +171,9 @@ him 3 cards (option exchange 4); the declarer may raise the contract (raise N, o
 keep it) and gives 3 cards back; then he leads.
 
 Three players (players=3, preset three): 11 cards each and a kitty of 3, shown to all after
-the auction.  The declarer takes the kitty, may raise, and discards 3 cards (no aces or
-tens), which count for him.
+the auction (option kitty 6: 10 cards each and a kitty of 6; option kitty_shown off: only the
+declarer sees it).  The declarer takes the kitty, may raise, and discards as many cards (no
+aces or tens), which count for him.
 
 Play: follow suit; else trump if there are trumps; and always beat the high card if you
 can.  No trumps at first.  Calls as in Marjapussi (declare, ask whole, ask half, answer),
@@ -195,6 +205,11 @@ declare H, ask whole, ask half H, answer H, answer no."""
         if self.num_players == 3 and (o["exchange"] != 3 or o["calls_after_any_trick"]):
             raise OptionError("options exchange and calls_after_any_trick apply to four players only "
                               "(three players already call after any won trick)")
+        if self.num_players == 4 and (o["kitty"] != 3 or not o["kitty_shown"]):
+            raise OptionError("options kitty and kitty_shown apply to three players only "
+                              "(four players have no kitty)")
+        self.kitty_size: int = o["kitty"] if self.num_players == 3 else 0
+        """Three players: the cards in the kitty, and in the declarer's discard."""
 
     def opener(self, dealer: int) -> int:
         """The seat that opens the auction when ``dealer`` deals."""
@@ -217,9 +232,10 @@ declare H, ask whole, ask half H, answer H, answer no."""
         return sixes >= 3 or (rule == "three_sixes_or_low" and not hand & ABOVE_JACK)
 
     def pile_sizes(self, dealer: int) -> list[int]:
-        """Four hands of 9; or three hands of 11 and the kitty of 3."""
+        """Four hands of 9; or three hands of 11 and the kitty of 3 (of 10 and 6 with ``kitty=6``)."""
         if self.num_players == 3:
-            return [11, 11, 11, 3]
+            k = self.kitty_size
+            return [(36 - k) // 3] * 3 + [k]
         return [9] * 4
 
 
@@ -321,7 +337,7 @@ class HuutopussiState(MarriageState):
         if phase == RAISE_PHASE:
             return [*_bids("raise", self._contract + STEP, self.game.max_bid), PASS]
         if phase == DISCARD_PHASE:
-            return self._card_sets("discard", self._hands[seat] & ~ACES_TENS, 3)
+            return self._card_sets("discard", self._hands[seat] & ~ACES_TENS, self.game.kitty_size)
         return super().legal_actions()
 
     @staticmethod
@@ -481,11 +497,12 @@ class HuutopussiState(MarriageState):
 
     def _discard_cards(self, seat: int, action: Action) -> None:
         if action.kind != "discard":
-            raise IllegalActionError(f"{action} is not possible now: the declarer must discard 3 cards "
+            raise IllegalActionError(f"{action} is not possible now: the declarer must discard "
+                                     f"{self.game.kitty_size} cards "
                                      f"(e.g. 'discard 9H 7C 6D')", code="not_now")
         cards = action.mask
-        if popcount(cards) != 3:
-            raise IllegalActionError(f"discard exactly 3 cards, not {popcount(cards)}")
+        if popcount(cards) != self.game.kitty_size:
+            raise IllegalActionError(f"discard exactly {self.game.kitty_size} cards, not {popcount(cards)}")
         if cards & ~self._hands[seat]:
             missing = " ".join(c.text for c in DECK.cards_of(cards & ~self._hands[seat]))
             raise IllegalActionError(f"seat {seat} cannot discard {missing}: not in hand")
@@ -592,7 +609,8 @@ class HuutopussiState(MarriageState):
         obs["given"] = self._texts(self._given) if in_exchange else None
         obs["returned"] = self._texts(self._returned) if in_exchange else None
         if n == 3:
-            obs["kitty"] = self._texts(self._kitty) if declarer is not None else None
+            sees = self.game.options["kitty_shown"] or (seat is not None and seat == declarer)
+            obs["kitty"] = self._texts(self._kitty) if declarer is not None and sees else None
             obs["discard"] = self._texts(self._discard) if seat is not None and seat == declarer else None
         if seat is not None and seat == self._turn:
             obs["legal_actions"] = [a.text for a in self.legal_actions()]
@@ -646,18 +664,22 @@ class HuutopussiState(MarriageState):
         slots = [s for s in range(n) if s != seat]
         sizes = [popcount(held[s] & ~fixed[s]) for s in slots]
         allowed = [pool & ~self._forbidden[s] for s in slots]
+        k = self.game.kitty_size
+        kitty_seen = (n == 3 and declarer is not None
+                      and (self.game.options["kitty_shown"] or seat == declarer))
         if n == 3:
             if declarer is None:
                 slots.append(-1)  # the kitty, unseen until the auction ends
-                sizes.append(3)
+                sizes.append(k)
                 allowed.append(pool)
             elif seat != declarer:
-                # The kitty's unplayed cards are with the declarer or in his discard.
-                allowed = [a if s == declarer else a & ~self._kitty
-                           for s, a in zip(slots, allowed, strict=True)]
+                if kitty_seen:
+                    # The kitty's unplayed cards are with the declarer or in his discard.
+                    allowed = [a if s == declarer else a & ~self._kitty
+                               for s, a in zip(slots, allowed, strict=True)]
                 if self._discard:
                     slots.append(-2)
-                    sizes.append(3)
+                    sizes.append(k)
                     allowed.append(pool & ~ACES_TENS)
         filled = fill_slots(pool, sizes, allowed, rng)
         if filled is None:
@@ -671,6 +693,8 @@ class HuutopussiState(MarriageState):
                 discard = got
             else:
                 hands[s] |= got
+        if n == 3 and declarer is not None and not kitty_seen:
+            kitty = self._pick(hands[declarer] | discard, k, rng)  # a hidden kitty: any of his cards
         actions = list(self._log[-1].actions)
         if partner is not None and declarer is not None and self._given:
             given, returned = self._given, self._returned

@@ -94,6 +94,8 @@ class HuutopussiScreen(MarriageScreen):
         self.marriage_points = {s.letter: game.marriage_values[s.index] for s in deck.suits}
         self.max_bid: int = game.max_bid
         self.exchange: int = game.options["exchange"]
+        self.kitty: int = game.kitty_size
+        """Three players: the cards in the kitty and in the discard (3 or 6)."""
         self._hand: list[str] = []
         """The person's hand as last shown: what the numbers typed while giving or discarding mean."""
 
@@ -279,6 +281,8 @@ class HuutopussiScreen(MarriageScreen):
         return line
 
     def kitty_line(self, obs: JSON) -> Text:
+        if obs["kitty"] is None:
+            return Text(f"{self.kitty} cards, unseen: taken by {self.obj(obs['declarer'])}", style="dim")
         line = self.look.cards(obs["kitty"])
         line.append(f"   taken by {self.obj(obs['declarer'])}", style="dim")
         return line
@@ -287,13 +291,15 @@ class HuutopussiScreen(MarriageScreen):
         declarer = obs["declarer"]
         discard = obs.get("discard")
         if obs["phase"] in ("raise", "discard"):
-            return Text(f"{capital(self.seats.says(declarer, 'discards', 'discard'))} 3 next (no aces or "
+            return Text(f"{capital(self.seats.says(declarer, 'discards', 'discard'))} {self.kitty} next "
+                        f"(no aces or "
                         f"tens); they count for {self.obj(declarer)}", style="dim")
         if discard:
             line = self.look.cards(discard)
             line.append(f"   {self.points_of(discard)} points, counted for you at the end", style="dim")
             return line
-        return Text(f"3 cards, face down: they count for {self.name(declarer)} at the end", style="dim")
+        return Text(f"{self.kitty} cards, face down: they count for {self.name(declarer)} at the end",
+                    style="dim")
 
     def trumps_line(self, obs: JSON) -> Text:
         """The trump history: ``no trumps → ♣ 60 → ♥ 100``, the trumps now in bold."""
@@ -451,8 +457,9 @@ class HuutopussiScreen(MarriageScreen):
     def instruction(self, obs: JSON, legal: Sequence[Action]) -> str:
         phase = obs["phase"]
         me = obs["seat"]
-        size = 3 if self.three else self.exchange
-        typed = f"type their numbers ({' '.join(str(k) for k in (1, 5, 7, 9)[:size])}) or names (9h 7c 6d)"
+        size = self.kitty if self.three else self.exchange
+        numbers = " ".join(str(k) for k in (1, 5, 7, 9, 10, 11)[:size])
+        typed = f"type their numbers ({numbers}) or names (9h 7c 6d)"
         if phase == "bid":
             return self.bid_instruction(obs, legal)
         if phase == "give":
@@ -461,7 +468,7 @@ class HuutopussiScreen(MarriageScreen):
                    f"(he gives you {size} back). Choose them: {typed}."
         if phase == "raise":
             got = "the kitty" if self.three else f"{size} cards from {self.name(self.partner_of(me))}"
-            then = "discard 3 cards (no aces or tens)" if self.three else f"give {size} cards back"
+            then = f"discard {size} cards (no aces or tens)" if self.three else f"give {size} cards back"
             if len(legal) == 1:
                 return f"You took {got}. The contract is {obs['contract']}, the most there is: keep it."
             return f"You took {got}. Raise the contract (type a number above {obs['contract']}) or keep it " \
@@ -469,7 +476,7 @@ class HuutopussiScreen(MarriageScreen):
         if phase == "return":
             return f"Give {self.name(self.partner_of(me))} back {size} cards: {typed}. Then you lead."
         if phase == "discard":
-            return f"Discard 3 cards face down: they count for you at the end. Not aces or tens (they " \
+            return f"Discard {size} cards face down: they count for you at the end. Not aces or tens (they " \
                    f"carry no number): {typed}."
         return super().instruction(obs, legal)
 
@@ -646,7 +653,10 @@ class HuutopussiScreen(MarriageScreen):
         game = self.game
         opts = game.options
         if self.three:
-            rules = ["three players, each alone", "11 cards each and a kitty of 3 for the declarer"]
+            hidden = "" if opts["kitty_shown"] else " (seen only by him)"
+            each = (36 - self.kitty) // 3
+            rules = ["three players, each alone",
+                     f"{each} cards each and a kitty of {self.kitty} for the declarer{hidden}"]
         else:
             rules = ["partners opposite", f"the declarer's partner gives him {self.exchange} cards and gets "
                      f"{self.exchange} back"]
@@ -743,7 +753,7 @@ class HuutopussiScreen(MarriageScreen):
                 line.append_text(look.cards(cards))
                 line.append(f" ({self.points_of(cards)} points, counted for you at the end)", style="dim")
             else:
-                line.append("discards 3 cards face down (they count for him at the end)")
+                line.append(f"discards {self.kitty} cards face down (they count for him at the end)")
         elif kind == "play" and action.card is not None:
             line.append("play " if me else "plays ")
             line.append_text(look.card(action.card.text))
@@ -797,9 +807,13 @@ class HuutopussiScreen(MarriageScreen):
         self.out.print(line)
         if self.three:
             kitty = Text("  The kitty: ")
-            kitty.append_text(self.look.cards(obs["kitty"]))
+            if obs["kitty"] is None:
+                kitty.append(f"{self.kitty} cards, unseen", style="dim")
+            else:
+                kitty.append_text(self.look.cards(obs["kitty"]))
             discards = "discard" if declarer == seats.me else "discards"
-            kitty.append(f" — {seats.says(declarer, 'takes', 'take')} it, may raise, and {discards} 3.")
+            kitty.append(f" — {seats.says(declarer, 'takes', 'take')} it, may raise, and {discards} "
+                         f"{self.kitty}.")
             self.out.print(kitty)
         else:
             partner = self.partner_of(declarer)
@@ -951,7 +965,9 @@ class HuutopussiScreen(MarriageScreen):
                 if after["declarer"] is not None and not done:
                     out.print(Text("Contract: ", style="cyan").append_text(self.contract_line(after)))
                     if self.three:
-                        out.print(Text("Kitty: ", style="cyan").append_text(look.cards(after["kitty"])))
+                        kitty = (look.cards(after["kitty"]) if after["kitty"] is not None
+                                 else Text(f"{self.kitty} cards, unseen", style="dim"))
+                        out.print(Text("Kitty: ", style="cyan").append_text(kitty))
             elif kind == "give":
                 cards = text.split()[1:]
                 back = " back" if phase == "return" else ""

@@ -368,7 +368,7 @@ def choose_raise(view: View, t: Table) -> Action:
         kept = t.hand & ~keep_set(t.hand, size, mv, values, lacks=lacks)
         bank = 0
     else:
-        gone = keep_set(t.hand, 3, mv, values, bank=True, forbidden=_aces_tens())
+        gone = keep_set(t.hand, _kitty(view), mv, values, bank=True, forbidden=_aces_tens())
         kept = t.hand & ~gone
         bank = sum(values[b] for b in single_bits(gone))
     value = estimate(kept, n, mv, "keep") + bank
@@ -385,9 +385,16 @@ def _aces_tens() -> int:
     return sum(_bit(s, r) for s in range(4) for r in (ACE, TEN))
 
 
+def _kitty(view: View) -> int:
+    """Three players: the cards discarded, as many as the kitty (option ``kitty``, 3 or 6)."""
+    return int(view.game.options.get("kitty", 3))
+
+
 def choose_discard(view: View, t: Table) -> Action:
-    """Three players: discard three cards (no aces or tens), banking lone honours' points."""
-    mask = keep_set(t.hand, 3, marriage_values(view), card_values(view), bank=True, forbidden=_aces_tens())
+    """Three players: discard as many cards as the kitty had (no aces or tens), banking lone
+    honours' points."""
+    mask = keep_set(t.hand, _kitty(view), marriage_values(view), card_values(view), bank=True,
+                    forbidden=_aces_tens())
     return _find(view.legal_actions, mask) or view.legal_actions[0]
 
 
