@@ -214,7 +214,6 @@ function renderStandings() {
 function resultText(table) {
   const r = table.result;
   if (!r) return table.scores ? t("clubPlaying", { a: table.scores[0], b: table.scores[1] }) : t("clubNotStarted");
-  if (r.kind === "bye") return t("clubBye");
   if (r.kind === "forfeit") {
     return r.absent.length === 2 ? t("clubBothAbsent") : t("clubForfeit", { name: entrantName(table.sides[r.absent[0]]) });
   }
@@ -230,8 +229,10 @@ function renderRounds() {
       onclick: () => printRound(round.number) }, t("clubPrintSheet"));
     const boards = round.tables.map((table) => {
       const names = table.sides.map(entrantName);
-      const head = el("div", {}, el("strong", {}, table.table_id ? t("clubTable", { n: table.board }) : t("clubBye")), " ",
-        names.join(" – "), " · ", el("span", { dataset: { testid: "result" } }, resultText(table)));
+      const head = table.table_id
+        ? el("div", {}, el("strong", {}, t("clubTable", { n: table.board })), " ", names.join(" – "), " · ",
+          el("span", { dataset: { testid: "result" } }, resultText(table)))
+        : el("div", {}, el("strong", {}, t("clubBye")), " ", names[0]);
       const parts = [head];
       if (table.table_id) {
         parts.push(el("div", { className: "small" }, el("a", { href: table.spectate }, t("watch")), " ",
