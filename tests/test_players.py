@@ -331,3 +331,20 @@ def test_players_and_ratings_on_postgresql() -> None:
     with running(url) as server:
         assert server.http.get(f"/api/players/{made['id']}").json() == profile
         assert server.http.get("/api/players/me", headers={SECRET_HEADER: made["secret"]}).status_code == 200
+
+
+def test_tricktaker_serve_no_signups_reaches_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--no-signups`` is an option of ``tricktaker serve`` and turns sign-ups off in the app."""
+    import uvicorn
+
+    from tricktaker import cli
+
+    made: dict[str, object] = {}
+    import tricktaker.server as server_package
+    real = server_package.create_app
+    monkeypatch.setattr(server_package, "create_app", lambda **kw: made.update(kw) or real(**kw))
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    assert cli.main(["serve", "--no-signups", "--db", ":memory:"]) == 0
+    assert made["signups"] is False
+    assert cli.main(["serve", "--db", ":memory:"]) == 0
+    assert made["signups"] is True
