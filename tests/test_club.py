@@ -245,6 +245,16 @@ def test_bad_tournament_requests_are_refused_with_a_clear_reason(tmp_path: Path)
             assert answer.status_code == 400 and words in answer.json()["error"], answer.json()
         refused = srv.http.post(f"/api/club/{tid}/rounds", headers=director(srv, secret))
         assert refused.json()["code"] == "not_ready"  # one entrant
+        srv.http.post(f"/api/club/{tid}/entrants", json={"name": "Bo"}, headers=director(srv, secret))
+        start_round(srv, tid, secret)
+        for forfeit in [{"round": 1, "board": 1, "absent": [[1]]}, {"round": 1, "board": 1, "absent": [3]},
+                        {"round": 1, "board": 1, "absent": [1, 1]}, {"round": 1, "board": 1, "absent": []},
+                        {"round": [1], "board": 1, "absent": [1]}, {"round": 1, "board": 1},
+                        {"round": 1, "board": 1, "absent": [1], "score": [52, 0]}]:
+            answer = srv.http.post(f"/api/club/{tid}/forfeits", json=forfeit, headers=director(srv, secret))
+            assert answer.status_code == 400, forfeit
+            assert answer.json()["code"] in ("bad_request", "malformed"), forfeit
+        assert view(srv, tid)["round_list"][0]["tables"][0]["result"] is None  # nothing recorded
 
 
 def test_swiss_rounds_follow_the_standings_without_repeats_and_a_forfeit_is_the_directors_only_say(

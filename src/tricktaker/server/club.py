@@ -611,8 +611,9 @@ class Club:
             if match is None or match["table_id"] is None:
                 raise ClubError("bad_request", f"no table {request['board']!r} in round {request['round']!r}")
             absent = request["absent"]
-            if (not isinstance(absent, list) or not absent or len(set(absent)) != len(absent)
-                    or not all(e in match["sides"] for e in absent)):
+            if (not isinstance(absent, list) or not absent
+                    or not all(isinstance(e, int) and e in match["sides"] for e in absent)
+                    or len(set(absent)) != len(absent)):
                 raise ClubError("bad_request", "absent names one or both entrants of that table")
             if match["result"] is not None:
                 raise ClubError("bad_request", "that table already has its result")
