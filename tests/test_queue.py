@@ -227,3 +227,38 @@ def test_a_queue_table_is_stored_and_resumes_after_a_restart_while_the_queue_doe
         welcome = again.join(answer["token"])
         assert welcome["seat"] == answer["seat"] and welcome["table"]["turn_time"] == QUEUE_TURN_TIME
         assert again.until("state")["seq"] == state["seq"]
+
+
+def test_a_signed_in_person_takes_their_player_into_the_seat_and_waits_once(server: Running) -> None:
+    """The queue carries each person's player into their seat, so the match can be rated;
+    one player waits in one queue at a time (else they could be seated against themselves)."""
+    aino, pablo = (server.http.post("/api/players", json={"nickname": name}).json()
+                   for name in ("Aino", "Pablo"))
+    first = server.ws("queue")
+    first.send({"type": "join", "game": "bondtolva", "players": 2, "wait": 60, "browser": browser_id(),
+                "secret": aino["secret"]})
+    assert first.recv()["type"] == "queued"
+    twin = server.ws("queue")  # Aino from another browser
+    twin.send({"type": "join", "game": "bondtolva", "players": 2, "wait": 60, "browser": browser_id(),
+               "secret": aino["secret"]})
+    refused = twin.recv()
+    assert refused["code"] == "already_queued" and "player" in refused["message"]
+    second = server.ws("queue")
+    second.send({"type": "join", "game": "bondtolva", "players": 2, "wait": 60, "browser": browser_id(),
+                 "secret": pablo["secret"]})
+    answer = second.until("seated")
+    mine = seated(first)
+    by_seat = {mine["seat"]: aino, answer["seat"]: pablo}
+    info = server.http.get(f"/api/tables/{mine['id']}").json()
+    assert [(s["player"], s["nickname"]) for s in info["seats"]] == [
+        (by_seat[seat]["id"], by_seat[seat]["nickname"]) for seat in (0, 1)]
+    assert [s["nickname"] for s in answer["seats"]] == [by_seat[0]["nickname"], by_seat[1]["nickname"]]
+    profile = server.http.get(f"/api/players/{aino['id']}").json()
+    assert [m["table"] for m in profile["matches"]] == [mine["id"]]
+    # a guest (and a secret nobody has) waits and plays without a player
+    guest = server.ws("queue")
+    guest.send({"type": "join", "game": "tute", "players": 2, "wait": 0, "browser": browser_id(),
+                "secret": "nobody-has-this-secret"})
+    alone = guest.until("seated")
+    info = server.http.get(f"/api/tables/{alone['id']}").json()
+    assert [s["player"] for s in info["seats"]] == [None, None]

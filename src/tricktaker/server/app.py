@@ -173,12 +173,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         manager = Tables(store, pool, bot_delay, turn_time=turn_time, absent_time=absent_time,
                          players=players)
         app.state.tables = manager
-        async def queue_player(message: Any) -> str | None:
-            """A queue join's player: its ``secret``, as in a table's join."""
-            player = await manager.player(message.get("secret") if isinstance(message, dict) else None)
-            return player.id if player is not None else None
-
-        app.state.queues = Queues(manager, bot=queue_bot, turn_time=queue_turn_time, player_of=queue_player)
+        app.state.queues = Queues(manager, bot=queue_bot, turn_time=queue_turn_time)
         app.state.players = players
         app.state.club = Club(manager)
 

@@ -21,13 +21,13 @@ import logging
 import random
 import re
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import new_game
 from ..engine import Game, OptionError
 from .botpool import BotLimits, check_spec
+from .players import Player
 from .tables import Client, TableError, Tables
 
 __all__ = ["MAX_WAIT", "QUEUE_BOT", "QUEUE_TURN_TIME", "WAITS", "Queues", "Waiter"]
@@ -50,11 +50,6 @@ PER_ADDRESS = 16
 BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 """A browser's own random id (kept in its localStorage): one place in the queues per browser."""
 
-PlayerOf = Callable[[Any], Awaitable[str | None]]
-"""The player id a join message's credentials belong to, or ``None`` (an anonymous person).
-The hook for player identities: the id goes with the person into their seat."""
-
-
 @dataclass(eq=False)
 class Waiter:
     """One person waiting: their connection, their choices, and when their wait runs out."""
@@ -63,7 +58,8 @@ class Waiter:
     browser: str
     address: str
     wait: float
-    player: str | None = None
+    player: Player | None = None
+    """The signed-in person's player (:mod:`.players`): it goes with them into their seat."""
     joined: float = field(default_factory=time.monotonic)
     key: tuple[str, int, str | None] = ("", 0, None)
     seated: bool = False
@@ -102,12 +98,10 @@ class Queues:
     """
 
     def __init__(self, tables: Tables, bot: str = QUEUE_BOT, turn_time: float = QUEUE_TURN_TIME,
-                 player_of: PlayerOf | None = None, max_waiting: int = MAX_WAITING,
-                 per_address: int = PER_ADDRESS) -> None:
+                 max_waiting: int = MAX_WAITING, per_address: int = PER_ADDRESS) -> None:
         self.tables = tables
         self.bot = bot
         self.turn_time = turn_time
-        self.player_of = player_of
         self.max_waiting = max_waiting
         self.per_address = per_address
         self.queues: dict[tuple[str, int, str | None], Queue] = {}
@@ -149,8 +143,10 @@ class Queues:
 
     async def join(self, client: Client, message: dict[str, Any], address: str) -> Waiter:
         """Put the person on ``client`` in the queue the message asks for (docs/server.md):
-        ``game``, ``players``, ``preset``, ``wait`` (seconds) and ``browser`` (its id).
-        Raises :class:`TableError` for a refused join; nothing changes then."""
+        ``game``, ``players``, ``preset``, ``wait`` (seconds), ``browser`` (its id) and, for
+        a signed-in person, their player's ``secret`` (an unknown one: they wait as a guest,
+        as at a table's join).  Raises :class:`TableError` for a refused join; nothing changes
+        then.  One place per browser and per player: nobody sits against themselves."""
         game = self._game(message)
         wait = message.get("wait")
         if not isinstance(wait, (int, float)) or isinstance(wait, bool) or not 0 <= wait <= MAX_WAIT:
@@ -163,9 +159,12 @@ class Queues:
             raise TableError("already_queued", "this browser is already waiting in a queue")
         if len(self.browsers) >= self.max_waiting or self.addresses.get(address, 0) >= self.per_address:
             raise TableError("queue_full", "too many people are waiting: try again soon")
-        player = await self.player_of(message) if self.player_of is not None else None
+        player = await self.tables.player(message.get("secret"))
         if browser in self.browsers:  # joined meanwhile (the look-up above awaited)
             raise TableError("already_queued", "this browser is already waiting in a queue")
+        if player is not None and any(w.player is not None and w.player.id == player.id
+                                      for w in self.browsers.values()):
+            raise TableError("already_queued", "this player is already waiting in a queue")
         key = (game.name, game.num_players, game.preset)
         waiter = Waiter(client, browser, address, float(wait), player, key=key)
         queue = self.queues.get(key)
@@ -265,8 +264,14 @@ class Queues:
                 await self._tell(waiter, {"type": "error", "code": "storage",
                                           "message": f"the table could not be made: {exc}"})
             return
-        listed = [{"seat": seat, "kind": info["kind"], "bot": info.get("bot")}
-                  for seat, info in enumerate(table.stored.seats)]
+        for seat, waiter in at.items():
+            if waiter.player is not None:  # so the match is rated (:mod:`.leaderboard`)
+                try:
+                    await self.tables.claim(table, seat, waiter.player)
+                except Exception:  # the seat is theirs anyway: their join records it again
+                    log.exception("the player of seat %d at table %s was not recorded", seat, table.id)
+        listed = [{"seat": seat, "kind": info["kind"], "bot": info.get("bot"),
+                   "nickname": info.get("nickname")} for seat, info in enumerate(table.stored.seats)]
         for seat, waiter in at.items():
             token = tokens[seat]
             await self._tell(waiter, {"type": "seated", "id": table.id, "seat": seat, "token": token,
