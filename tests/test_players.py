@@ -107,9 +107,15 @@ def test_the_creator_and_a_joining_player_are_recorded_at_their_seats(tmp_path: 
                                        {"kind": "human"}, {"kind": "bot", "bot": "random"}]})
         assert response.status_code == 201
         table = response.json()
+        first = sit(server, table, 0, aino)
         ws = server.ws(table["id"])
         ws.send({"type": "join", "token": table["seats"][2]["token"], "secret": bertta["secret"]})
         welcome = ws.until("welcome")
+        # a page that joined before sees Bertta's nickname arrive with the presence message
+        while (presence := first.until("presence"))["players"][2] is None:
+            pass
+        assert presence["players"] == [{"id": aino["id"], "nickname": "Aino"}, None,
+                                       {"id": bertta["id"], "nickname": "Bertta"}, None]
         seats = welcome["table"]["seats"]
         assert (seats[0]["player"], seats[0]["nickname"]) == (aino["id"], "Aino")
         assert (seats[2]["player"], seats[2]["nickname"]) == (bertta["id"], "Bertta")
@@ -199,6 +205,7 @@ def test_a_match_against_bot_levels_is_rated_as_glicko2_says_and_survives_a_rest
         play_out(server, table, [sit(server, table, 0)])  # the creator's seat is Aino's already
         profile = server.http.get(f"/api/players/{aino['id']}").json()
         [match] = profile["matches"]
+        played = profile
         won = match["result"]
         assert won in (0.0, 1.0)
         # seat 0 plays with seat 2 (rules) against seats 1 and 3 (random): two games of 1 or 0
@@ -213,9 +220,17 @@ def test_a_match_against_bot_levels_is_rated_as_glicko2_says_and_survives_a_rest
         assert [(r["rank"], r["nickname"]) for r in board["ratings"]] == [(1, "Aino")]
         assert board["ratings"][0]["rating"] == pytest.approx(expected.rating)
         assert board["bots"]["pimc"]["rating"] == BOT_RATINGS["pimc"].rating
+        # Play again: the next match keeps Aino in her seat, and her profile lists it
+        ws = sit(server, table, 0, aino)
+        ws.send({"type": "rematch"})
+        following = ws.until("rematch")["id"]
+        assert server.http.get(f"/api/tables/{following}").json()["seats"][0]["player"] == aino["id"]
+        ws.close()
+        profile = server.http.get(f"/api/players/{aino['id']}").json()
+        assert [m["table"] for m in profile["matches"]] == [following, table["id"]]
     with running(db) as server:  # a restart keeps the ratings, the results and the board
         again = server.http.get(f"/api/players/{aino['id']}").json()
-        assert again["ratings"] == profile["ratings"] and again["matches"] == profile["matches"]
+        assert again["ratings"] == played["ratings"] and again["matches"] == profile["matches"]
         assert server.http.get("/api/leaderboard?game=bondtolva&players=4").json() == board
         assert server.http.get("/leaderboard").status_code == 200
         assert server.http.get(f"/p/{aino['id']}").status_code == 200

@@ -253,12 +253,15 @@ class Table:
 
     def presence_message(self, absent_time: float) -> dict[str, Any]:
         """Who is connected, and for each seat that is away (gone after it joined) the seconds
-        until a bot plays for it (0: a bot plays its turns now), so everyone sees it."""
+        until a bot plays for it (0: a bot plays its turns now), so everyone sees it; and each
+        seat's signed-in player, so a seat taken since a page's welcome shows its nickname."""
         now = time.monotonic()
         away: list[float | None] = [None] * len(self.stored.seats)
         for seat, since in self.gone.items():
             away[seat] = round(max(0.0, since + absent_time - now), 1)
-        return {"type": "presence", "connected": self.connected(), "away": away}
+        players = [{"id": info["player"], "nickname": info.get("nickname")} if info.get("player") else None
+                   for info in self.stored.seats]
+        return {"type": "presence", "connected": self.connected(), "away": away, "players": players}
 
     def state_message(self, seat: int | None, starting: bool = False) -> dict[str, Any]:
         """The ``state`` message for one seat (``None``: a spectator).

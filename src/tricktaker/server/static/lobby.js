@@ -275,7 +275,7 @@ async function refreshTables() {
     const people = seats.filter((s) => s.kind === "human");
     const seatDots = el("span", { className: "seat-dots" }, ...seats.map((s, i) => el("span", {
       className: `dot ${s.kind} ${s.connected ? "on" : "off"}`,
-      title: `${t("seatN", { n: i })}: ${s.kind === "bot" ? botLabel(s.bot) : t("person")}`,
+      title: `${t("seatN", { n: i })}: ${s.kind === "bot" ? botLabel(s.bot) : s.nickname || t("person")}`,
       innerHTML: s.kind === "bot" ? ICON_BOT : ICON_PERSON,
     })));
     const hand = tb.hand_number != null ? t("handN", { n: tb.hand_number + 1 }) : "";

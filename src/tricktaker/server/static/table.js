@@ -156,6 +156,12 @@ function handle(msg) {
       break;
     case "presence":
       S.presence = msg.connected;
+      // Who sits where (a signed-in person who took a seat since the welcome).
+      if (Array.isArray(msg.players) && S.table && S.table.seats) {
+        msg.players.forEach((p, i) => {
+          if (S.table.seats[i]) Object.assign(S.table.seats[i], p ? { player: p.id, nickname: p.nickname } : {});
+        });
+      }
       // Seats gone after joining: when a bot takes over (a moment, counted down here).
       S.away = (msg.away || []).map((s) => (s == null ? null : Date.now() + s * 1000));
       if (S.obs) renderSeats();
