@@ -293,6 +293,10 @@ def test_a_tournament_survives_a_restart_links_and_results_included(tmp_path: Pa
         table = start_round(srv, tid, secret)["tables"][0]
         token = table["seats"][0]["link"].split("#token=")[1]
         assert token == seat_token(secret, tid, 1, 1, 0)
+        mine = srv.http.get(f"/api/club/tables/{table['table_id']}").json()  # its page links back
+        assert mine == {"id": tid, "name": "Club night", "round": 1, "board": 1}
+        other = srv.create("tute", ["human", "random"], preset="habanero")
+        assert srv.http.get(f"/api/club/tables/{other['id']}").json()["code"] == "no_tournament"
     with running(db) as srv:  # a new server on the same database
         again = view(srv, tid, secret)
         assert again["round_list"][0]["tables"][0]["seats"] == table["seats"]  # the sheet is the same

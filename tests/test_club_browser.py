@@ -67,6 +67,9 @@ def test_a_director_runs_a_round_and_the_standings_follow_the_table(tmp_path: Pa
             table_page.on("pageerror", lambda exc: errors.append(str(exc)))
             table_page.goto(url)
             table_page.wait_for_function("() => document.body.dataset.seq !== undefined")
+            back = table_page.get_by_test_id("club-of-table")  # the table links back to its tournament
+            expect(back).to_have_text("Friday Tute: round 1, table 1")
+            assert back.get_attribute("href") == f"/club/{tid}"
             tables.append(table_page)
         # the seats play it out through the same links (first legal action each turn)
         sheet = srv.http.get(f"/api/club/{tid}", headers={"X-Director": link.split("#director=")[1]}).json()

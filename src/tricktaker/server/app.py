@@ -408,6 +408,9 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             return {"round": await manager.start_round(i, s)}
         return await club_call(request, work, 201)
 
+    async def table_tournament(request: Request) -> Response:
+        return await club_call(request, lambda m, _i, _s, _b: m.of_table(request.path_params["table"]))
+
     async def forfeit(request: Request) -> Response:
         async def work(manager: Club, i: str, s: str | None, body: Any) -> dict[str, Any]:
             await manager.forfeit(i, s, body)
@@ -439,6 +442,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             Route("/club", club_page),
             Route("/club/{id}", club_page),
             Route("/api/club", create_tournament, methods=["POST"]),
+            Route("/api/club/tables/{table}", table_tournament),
             Route("/api/club/{id}", tournament),
             Route("/api/club/{id}/entrants", add_entrant, methods=["POST"]),
             Route("/api/club/{id}/entrants/{number:int}", remove_entrant, methods=["DELETE"]),

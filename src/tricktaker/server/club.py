@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import Column, Float, Integer, MetaData, String, Text, delete, insert, select, update
+from sqlalchemy import Column, Float, Index, Integer, MetaData, String, Text, delete, insert, select, update
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Engine
 
@@ -85,6 +85,7 @@ matches = SqlTable(
     Column("sides", Text, nullable=False),          # JSON: [entrant of side 0, of side 1]; a bye: [n]
     Column("table_id", String(32)),                 # the server table (null for a bye)
     Column("result", Text),                         # JSON, once the table is over (or a forfeit)
+    Index("tt_club_matches_table", "table_id"),     # a table page asks which tournament it is of
 )
 
 
@@ -413,6 +414,15 @@ class ClubStore:
                                             "result": json.dumps(r["result"]) if r["result"] else None}
                                            for r in rows])
 
+    def of_table(self, table_id: str) -> dict[str, Any] | None:
+        """The tournament, round and table number of a server table, if it is a tournament's."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(tournaments.c.id, tournaments.c.name, matches.c.round, matches.c.board)
+                .join(tournaments, tournaments.c.id == matches.c.tournament_id)
+                .where(matches.c.table_id == table_id)).mappings().first()
+        return None if row is None else dict(row)
+
     def set_result(self, tournament_id: str, round_number: int, board: int, result: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(matches).where(
@@ -597,6 +607,13 @@ class Club:
             if len(m["sides"]) == 2:
                 side0[m["sides"][0]] = side0.get(m["sides"][0], 0) + 1
         return balance_sides(swiss(order, played, had_bye), side0)
+
+    async def of_table(self, table_id: str) -> dict[str, Any]:
+        """Which tournament a table belongs to (its page links back): id, name, round, board."""
+        found = await self._in_db(self.store.of_table, table_id)
+        if found is None:
+            raise ClubError("no_tournament", f"table {table_id!r} is not a tournament's", 404)
+        return found
 
     async def forfeit(self, tournament_id: str, secret: str | None, request: Any) -> None:
         """Record that entrants did not come to their table (the director's only say in a

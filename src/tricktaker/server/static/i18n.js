@@ -338,6 +338,7 @@ const en = {
   err_no_game: "There is no such game.",
   // club tournaments (club.js)
   clubTitle: "Club tournaments",
+  clubOfTable: "{name}: round {round}, table {table}",
   clubNew: "New tournament",
   clubName: "Name",
   clubFormat: "Format",
@@ -721,6 +722,7 @@ const fi = {
   err_no_game: "Tällaista peliä ei ole.",
   // club tournaments (club.js)
   clubTitle: "Kerhoturnaukset",
+  clubOfTable: "{name}: kierros {round}, pöytä {table}",
   clubNew: "Uusi turnaus",
   clubName: "Nimi",
   clubFormat: "Muoto",
@@ -1104,6 +1106,7 @@ const es = {
   err_no_game: "No existe ese juego.",
   // club tournaments (club.js)
   clubTitle: "Torneos del club",
+  clubOfTable: "{name}: ronda {round}, mesa {table}",
   clubNew: "Nuevo torneo",
   clubName: "Nombre",
   clubFormat: "Formato",

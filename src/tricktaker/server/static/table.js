@@ -147,6 +147,7 @@ function handle(msg) {
       document.body.dataset.seat = S.seat == null ? "spectator" : String(S.seat);
       document.title = `${S.table.title || S.table.game || ""} · Tricktaker`;
       renderInvites();
+      loadClubLink(S.table.id);
       break;
     case "history":
       onHistory(msg);
@@ -793,7 +794,27 @@ function layoutHand() {
 }
 window.addEventListener("resize", layoutHand);
 
+/** A club tournament's table links back to its tournament: name, round and table number. */
+async function loadClubLink(id) {
+  if (!id || S.club !== undefined) return;
+  S.club = null;
+  try {
+    const res = await fetch(`/api/club/tables/${encodeURIComponent(id)}`);
+    if (res.ok) S.club = await res.json();
+  } catch { /* offline: the link waits for the next welcome */ S.club = undefined; }
+  renderClubLink();
+}
+
+function renderClubLink() {
+  const link = $("club-of-table");
+  link.hidden = !S.club;
+  if (!S.club) return;
+  link.href = `/club/${encodeURIComponent(S.club.id)}`;
+  link.textContent = t("clubOfTable", { name: S.club.name, round: S.club.round, table: S.club.board });
+}
+
 function renderInfo() {
+  renderClubLink();
   const c = ctx();
   const rows = infoRows(S.obs, c);
   const o = S.obs;
