@@ -517,7 +517,8 @@ class Club:
         name = _name(request.get("name"), "the entrant's name")
         async with self.lock:
             tournament = await self.load(tournament_id, secret, director=True)
-            size = 2 if new_game(tournament.game, **tournament.options).num_players == 4 else 1
+            game = new_game(tournament.game, **tournament.options)
+            size = game.num_players // game.num_sides  # a pair's two players, or one
             members = request.get("members") or ([name] if size == 1 else ["", ""])
             if not isinstance(members, list) or len(members) != size:
                 raise ClubError("bad_request", f"an entrant of {tournament.game} has {size} player name(s)")
