@@ -43,10 +43,11 @@ WAITS = (0, 15, 30, 60, 120)
 """The waits the lobby offers, in seconds (0: bots at once)."""
 MAX_WAIT = 300.0
 """The longest wait a person may choose, in seconds (through the protocol)."""
-MAX_WAITING = 2000
-"""People waiting in all the queues together: a hostile client cannot fill the memory."""
 PER_ADDRESS = 16
-"""People waiting from one client address (a club behind one router has several)."""
+"""People waiting from one client address (a club behind one router has several), so one
+client cannot hold the places of every queue.  The queues are bounded anyway: one per game,
+table size and preset, each holding one person fewer than its table seats (a full table is
+seated at once)."""
 BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 """A browser's own random id (kept in its localStorage): one place in the queues per browser."""
 
@@ -98,11 +99,10 @@ class Queues:
     """
 
     def __init__(self, tables: Tables, bot: str = QUEUE_BOT, turn_time: float = QUEUE_TURN_TIME,
-                 max_waiting: int = MAX_WAITING, per_address: int = PER_ADDRESS) -> None:
+                 per_address: int = PER_ADDRESS) -> None:
         self.tables = tables
         self.bot = bot
         self.turn_time = turn_time
-        self.max_waiting = max_waiting
         self.per_address = per_address
         self.queues: dict[tuple[str, int, str | None], Queue] = {}
         self.browsers: dict[str, Waiter] = {}
@@ -157,8 +157,8 @@ class Queues:
                              "a queue join carries its browser's id (8 to 64 letters, digits, - or _)")
         if browser in self.browsers:
             raise TableError("already_queued", "this browser is already waiting in a queue")
-        if len(self.browsers) >= self.max_waiting or self.addresses.get(address, 0) >= self.per_address:
-            raise TableError("queue_full", "too many people are waiting: try again soon")
+        if self.addresses.get(address, 0) >= self.per_address:
+            raise TableError("queue_full", "too many people are waiting from this address: try again soon")
         player = await self.tables.player(message.get("secret"))
         if browser in self.browsers:  # joined meanwhile (the look-up above awaited)
             raise TableError("already_queued", "this browser is already waiting in a queue")
