@@ -9,8 +9,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from server_helpers import Running, Socket, running
+from server_helpers import Running, Socket, free_port, running, start_server
+from websockets.sync.client import connect
 
 from tricktaker.server.club import ClubError, balance_sides, round_robin, seat_token, standings, swiss
 
@@ -339,6 +341,41 @@ def test_an_entrant_linked_to_a_player_is_seated_as_that_player(tmp_path: Path) 
         assert stored[seat]["player"] == ann and "player" not in stored[1 - seat]
         profile = srv.http.get(f"/api/players/{ann}").json()
         assert [m["table"] for m in profile["matches"]] == [table["table_id"]], profile
+
+
+def test_a_tournament_survives_a_server_killed_mid_round(tmp_path: Path) -> None:
+    """``tricktaker serve`` killed with SIGKILL during round 1: after a start on the same
+    database the sheet, a table's moves and the tournament are as they were."""
+    db, port = str(tmp_path / "club.db"), free_port()
+    http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+    process = start_server(port, db)
+    try:
+        made = http.post("/api/club", json={"name": "Club night", **QUICK}).json()
+        tid, key = made["id"], {"X-Director": made["director"]}
+        for name in ("Ann", "Bo"):
+            assert http.post(f"/api/club/{tid}/entrants", json={"name": name}, headers=key).status_code == 201
+        assert http.post(f"/api/club/{tid}/rounds", headers=key).status_code == 201
+        before = http.get(f"/api/club/{tid}", headers=key).json()
+        table = before["round_list"][0]["tables"][0]
+        for seat in table["seats"]:  # the seat to move plays one card
+            with connect(f"ws://127.0.0.1:{port}/ws/{table['table_id']}") as conn:
+                ws = Socket(conn)
+                ws.join(seat["link"].split("#token=")[1])
+                state = ws.until("state")
+                if state["legal"]:
+                    ws.send({"type": "act", "action": state["legal"][0], "seq": state["seq"]})
+                    ws.until("state", seq=state["seq"] + 1)
+                    break
+        process.kill()
+        process.wait(10)
+        process = start_server(port, db)
+        after = http.get(f"/api/club/{tid}", headers=key).json()
+        assert after["round_list"] == before["round_list"] and after["standings"] == before["standings"]
+        assert http.get(f"/api/tables/{table['table_id']}").json()["seq"] == state["seq"] + 1
+    finally:
+        http.close()
+        process.kill()
+        process.wait(10)
 
 
 @pytest.mark.skipif(not os.environ.get("TRICKTAKER_TEST_POSTGRES"),
