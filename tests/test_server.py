@@ -1270,7 +1270,8 @@ def test_every_text_of_the_pages_has_a_finnish_and_a_spanish_version() -> None:
         used |= set(re.findall(r'data-i18n(?:-title)?="(\w+)"', path.read_text()))
     server = Path(tt.__file__).parent / "server"
     codes = set()
-    for path in (server / "tables.py", server / "app.py", server / "queue.py", server / "players.py"):
+    for path in (server / "tables.py", server / "app.py", server / "queue.py", server / "players.py",
+                 server / "duplicate.py"):
         codes |= set(re.findall(r'(?:TableError|PlayerError|error)\(\s*"(\w+)"', path.read_text()))
     assert "rate_limited" in codes  # the lobby's refusals have codes too (http_error)
     assert {"no_table", "storage", "too_large", "not_over", "flood", "stale"} <= codes

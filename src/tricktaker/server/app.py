@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .botpool import BotLimits, BotPool
 from .club import Club, ClubError
 from .collector import pace_collector
+from .duplicate import Duplicate
 from .leaderboard import BOT_RATINGS, MatchResult, leaderboard, player_ratings, rate_match, unrecorded_matches
 from .players import SECRET_HEADER, Player, PlayerError, Players, player_of
 from .queue import QUEUE_BOT, QUEUE_TURN_TIME, WAITS, Queues, Waiter
@@ -178,10 +179,14 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         app.state.club = Club(manager)
 
         async def record_result(table: Table) -> None:
+            if table.stored.single_hand:  # a duplicate board: one hand, ranked by its set, not rated
+                return
             await manager.in_db(rate_match, store, MatchResult.of(table))
 
         manager.on_over.append(record_result)
+        app.state.duplicate = duplicate = Duplicate(manager)  # before the start: it hears of boards ending
         await manager.start()
+        await duplicate.start()
         for table_id in await manager.in_db(unrecorded_matches, store):  # stopped before the ratings
             with contextlib.suppress(TableError):
                 await record_result(await manager.find(table_id, keep=False))
@@ -208,7 +213,9 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return JSONResponse(game_catalogue() | {"turn_time": turn_time, "max_turn_time": MAX_TURN_TIME})
 
     async def list_tables(request: Request) -> Response:
-        playing = [t for t in tables(request).tables.values() if not t.state.is_over()]
+        # not the boards of duplicate tournaments: watching one would show it to an entrant to come
+        playing = [t for t in tables(request).tables.values()
+                   if not t.state.is_over() and not t.stored.single_hand]
         playing.sort(key=lambda t: t.stored.created, reverse=True)
         return JSONResponse({"tables": [t.info() for t in playing[:LISTED_TABLES]],
                              "more": max(0, len(playing) - LISTED_TABLES)})
@@ -417,6 +424,46 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             return {}
         return await club_call(request, work)
 
+    # -- duplicate tournaments (docs/server.md, *Duplicate tournaments*; :mod:`.duplicate`)
+
+    async def duplicate_page(request: Request) -> Response:
+        status = 200
+        if "id" in request.path_params:  # the page says there is no such set; the status too
+            try:
+                await request.app.state.duplicate.find_set(request.path_params["id"])
+            except TableError:
+                status = 404
+        return FileResponse(STATIC / "duplicate.html", status_code=status)
+
+    async def duplicate_api(request: Request) -> Response:
+        """The tournament API: every route's answer, or its refusal with a status."""
+        duplicate: Duplicate = request.app.state.duplicate
+        path, method = request.path_params, request.method
+        try:
+            if method == "GET" and "id" in path:
+                entry, token = request.query_params.get("entry"), request.headers.get("x-entry-token")
+                return JSONResponse(await duplicate.results(path["id"], entry, token))
+            if method == "GET":
+                return JSONResponse(await duplicate.overview())
+            payload = await json_body(request)
+            if isinstance(payload, Response):
+                return payload
+            if "entry" in path:
+                token = payload.get("token") if isinstance(payload, dict) else None
+                return JSONResponse(await duplicate.next_board(path["entry"], token))
+            refused = allow_creation(request)  # a set or an entry costs the store like a table
+            if refused is not None:
+                return refused
+            if "set" in path:
+                player = await signed_in(request)  # a player enters as themselves
+                return JSONResponse(await duplicate.enter(path["set"], payload, player), 201)
+            return JSONResponse((await duplicate.create_set(payload)).public(), 201)
+        except PlayerError as exc:
+            return http_error(exc.code, str(exc), 401)
+        except TableError as exc:
+            status = {"no_set": 404, "no_entry": 404, "bad_token": 403, "entered": 409}.get(exc.code, 400)
+            return http_error(exc.code, str(exc), status)
+
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         await Session(tables(websocket), websocket, RateLimit(rate, burst)).run()
@@ -431,6 +478,13 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             Route("/api/tables/{id}", table_info),
             Route("/api/tables/{id}/record", record),
             Route("/api/queues", list_queues),
+            Route("/duplicate", duplicate_page),
+            Route("/duplicate/{id}", duplicate_page),
+            Route("/api/duplicate", duplicate_api, methods=["GET"]),
+            Route("/api/duplicate/sets", duplicate_api, methods=["POST"]),
+            Route("/api/duplicate/sets/{id}", duplicate_api, methods=["GET"]),
+            Route("/api/duplicate/sets/{set}/entries", duplicate_api, methods=["POST"]),
+            Route("/api/duplicate/entries/{entry}/next", duplicate_api, methods=["POST"]),
             WebSocketRoute("/ws/queue", queue_socket),  # before /ws/{id}: no table id is this short
             Route("/api/players", create_player, methods=["POST"]),
             Route("/api/players/me", me),

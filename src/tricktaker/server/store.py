@@ -55,6 +55,9 @@ tables = Table(
     Column("created", Float, nullable=False),
     Column("next_id", String(32)),                # the table of the next match, once asked for
     Column("turn_time", Float),                   # seconds a person has for a move (0: no limit)
+    Column("single_hand", Integer),               # 1: the table plays one hand (a duplicate board)
+    Column("dealer", Integer),                    # who deals first (null: seat 0)
+    Column("home", String(200)),                  # the page a finished table leads back to
 )
 
 actions = Table(
@@ -126,6 +129,14 @@ class StoredTable:
     turn_time: float | None = None
     """Seconds a person has for a move, chosen in the lobby (0: no limit; ``None``: the
     server's ``--turn-time``, for a table stored before the choice existed)."""
+    single_hand: bool = False
+    """The table plays one hand from ``seed`` (``Game.new_hand``), not a match: a board of a
+    duplicate tournament (:mod:`.duplicate`), dealt the same for everyone who plays it."""
+    dealer: int = 0
+    """Who deals the first hand."""
+    home: str | None = None
+    """The page the table belongs to (a tournament's): its page leads there once it is over,
+    instead of offering *Play again*."""
 
 
 def database_url(db: str) -> str:
@@ -159,9 +170,11 @@ class Store:
         if "next_id" not in have:
             with self.engine.begin() as conn:
                 conn.execute(text("ALTER TABLE tt_tables ADD COLUMN next_id VARCHAR(32)"))
-        if "turn_time" not in have:
-            with self.engine.begin() as conn:
-                conn.execute(text("ALTER TABLE tt_tables ADD COLUMN turn_time FLOAT"))
+        added = {"turn_time": "FLOAT", "single_hand": "INTEGER", "dealer": "INTEGER", "home": "VARCHAR(200)"}
+        for name, kind in added.items():
+            if name not in have:
+                with self.engine.begin() as conn:
+                    conn.execute(text(f"ALTER TABLE tt_tables ADD COLUMN {name} {kind}"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -176,7 +189,8 @@ class Store:
             id=table.id, game=table.game, preset=table.preset,
             options=json.dumps(table.options), seed=table.seed,
             seats=json.dumps(table.seats), status=table.status, created=table.created,
-            next_id=table.next_id, turn_time=table.turn_time))
+            next_id=table.next_id, turn_time=table.turn_time,
+            single_hand=int(table.single_hand), dealer=table.dealer, home=table.home))
 
     def add_next_table(self, previous_id: str, table: StoredTable) -> None:
         """Store the table of a finished table's next match, and the link to it, in one transaction:
@@ -244,7 +258,8 @@ def _stored(row: Any) -> StoredTable:
     return StoredTable(id=row["id"], game=row["game"], preset=row["preset"],
                        options=json.loads(row["options"]), seed=row["seed"],
                        seats=json.loads(row["seats"]), status=row["status"], created=row["created"],
-                       next_id=row["next_id"], turn_time=row["turn_time"])
+                       next_id=row["next_id"], turn_time=row["turn_time"],
+                       single_hand=bool(row["single_hand"]), dealer=row["dealer"] or 0, home=row["home"])
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

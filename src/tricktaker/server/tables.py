@@ -129,7 +129,8 @@ class Table:
     @classmethod
     def rebuild(cls, stored: StoredTable) -> Table:
         game = new_game(stored.game, preset=stored.preset, **stored.options)
-        table = cls(stored, game, game.new_match(seed=stored.seed))
+        start = game.new_hand if stored.single_hand else game.new_match
+        table = cls(stored, game, start(seed=stored.seed, dealer=stored.dealer))
         table.mark = table._public_mark(table.state.observation(None))
         for seat, text in stored.actions:
             table.state.apply(text, seat=seat)
@@ -249,6 +250,8 @@ class Table:
             "scores": list(state.scores),
             "seq": self.seq,
             "turn_time": self.stored.turn_time or 0.0,
+            "single_hand": self.stored.single_hand,
+            "home": self.stored.home,
         }
 
     def presence_message(self, absent_time: float) -> dict[str, Any]:
@@ -464,13 +467,19 @@ class Tables:
         stored = StoredTable(id=secrets.token_urlsafe(9), game=game.name, preset=game.preset,
                              options=dict(game.options), seed=random.SystemRandom().randrange(2**31),
                              seats=seats, turn_time=float(turn_time))
+        return await self.open(stored), tokens
+
+    async def open(self, stored: StoredTable) -> Table:
+        """Store a new table and start it (its bots move if it is their turn); a seat that
+        names a player is recorded in their matches."""
         await self._in_db(self.store.add_table, stored)
-        if player is not None and creator is not None:
-            await self._in_db(self.players.sit, stored.id, creator, player.id)
+        for seat, info in enumerate(stored.seats):
+            if info.get("player"):
+                await self._in_db(self.players.sit, stored.id, seat, info["player"])
         table = Table.rebuild(stored)
         self.tables[table.id] = table
         self._schedule_bot(table)
-        return table, tokens
+        return table
 
     async def rematch(self, table: Table, seat: int | None) -> Table:
         """The next match of a finished table: the same game, options and seats, a new seed.
@@ -482,6 +491,8 @@ class Tables:
         """
         if seat is None:
             raise TableError("not_your_turn", "spectators watch; a player asks for the next match")
+        if table.stored.home is not None:
+            raise TableError("bad_request", "this table belongs to a tournament: its page leads on")
         async with table.lock:
             if not table.state.is_over():
                 raise TableError("not_over", "the match is still being played")

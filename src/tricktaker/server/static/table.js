@@ -908,7 +908,11 @@ function renderOver() {
   $("over-winner").textContent = text;
   $("over-detail").innerHTML = `<p>${esc(t("score"))}: ${perSide(o.scores || [])}</p>`;
   $("record-link").href = `/api/tables/${encodeURIComponent(S.id)}/record`;
-  $("rematch").hidden = S.seat == null;  // a player asks; spectators follow
+  // a tournament's table (a duplicate board) leads back to its tournament, not to a next match
+  const home = S.table && S.table.home;
+  $("rematch").hidden = S.seat == null || Boolean(home);  // a player asks; spectators follow
+  $("home-link").hidden = !home;
+  if (home) $("home-link").href = home;
   dlg.hidden = false;
 }
 
