@@ -266,3 +266,22 @@ def test_a_signed_in_person_takes_their_player_into_the_seat_and_waits_once(serv
     alone = guest.until("seated")
     info = server.http.get(f"/api/tables/{alone['id']}").json()
     assert [s["player"] for s in info["seats"]] == [None, None]
+
+
+def test_people_joining_at_once_are_each_seated_once_at_full_tables(server: Running) -> None:
+    """Twelve people join a two-player queue at the same moment: six tables of two people,
+    every person seated exactly once, nobody left waiting."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def person(_: int) -> dict[str, Any]:
+        ws, first = join(server, "tute", 2, "habanero")
+        return first if first["type"] == "seated" else seated(ws)
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(person, range(12)))
+    tables: dict[str, list[int]] = {}
+    for answer in answers:
+        tables.setdefault(answer["id"], []).append(answer["seat"])
+    assert len(tables) == 6 and all(sorted(seats) == [0, 1] for seats in tables.values())
+    assert len({answer["token"] for answer in answers}) == 12
+    assert server.http.get("/api/queues").json()["queues"] == []

@@ -155,13 +155,12 @@ class Queues:
         if not isinstance(browser, str) or not BROWSER_ID.fullmatch(browser):
             raise TableError("malformed",
                              "a queue join carries its browser's id (8 to 64 letters, digits, - or _)")
+        player = await self.tables.player(message.get("secret"))
+        # the checks after the look-up's await, so that no join in between slips past them
         if browser in self.browsers:
             raise TableError("already_queued", "this browser is already waiting in a queue")
         if self.addresses.get(address, 0) >= self.per_address:
             raise TableError("queue_full", "too many people are waiting from this address: try again soon")
-        player = await self.tables.player(message.get("secret"))
-        if browser in self.browsers:  # joined meanwhile (the look-up above awaited)
-            raise TableError("already_queued", "this browser is already waiting in a queue")
         if player is not None and any(w.player is not None and w.player.id == player.id
                                       for w in self.browsers.values()):
             raise TableError("already_queued", "this player is already waiting in a queue")
