@@ -282,11 +282,26 @@ def test_a_player_with_an_identity_enters_a_set_once_under_their_nickname(tmp_pa
         path = f"/api/duplicate/sets/{tournament['id']}/entries"
         entry = srv.http.post(path, json={"nickname": "Someone"}, headers=header)
         assert entry.status_code == 201 and entry.json()["nickname"] == "Aino"
-        again = srv.http.post(path, json={"nickname": "Other"}, headers=header)
-        assert (again.status_code, again.json()["code"]) == (409, "entered")
         stranger = srv.http.post(path, json={"nickname": "Bo"}, headers={"X-Player-Secret": "nobody"})
         assert (stranger.status_code, stranger.json()["code"]) == (401, "unknown_player")
         board, _ = play_board(srv, entry.json())
         matches = srv.http.get(f"/api/players/{player['id']}").json()["matches"]
         assert [m["table"] for m in matches] == [board["table"]]
         assert matches[0].get("rating_after") is None  # one hand against bots is not a rated match
+        # on another device the player gets their entry back, with a new token for their boards
+        again = srv.http.post(path, json={"nickname": "Other"}, headers=header)
+        assert again.status_code == 201
+        renewed = again.json()
+        assert renewed["entry"] == entry.json()["entry"] and renewed["nickname"] == "Aino"
+        assert renewed["resumed"] and renewed["token"] != entry.json()["token"]
+        assert results(srv, tournament["id"], renewed)["you"]["finished"] == 1
+        old = srv.http.get(f"/api/duplicate/sets/{tournament['id']}", params={"entry": renewed["entry"]},
+                           headers={"X-Entry-Token": entry.json()["token"]})
+        assert old.status_code == 403
+        ws = srv.ws(board["table"])
+        assert ws.join(renewed["token"])["seat"] == 0
+        ws.close()
+        ws = srv.ws(board["table"])
+        ws.send({"type": "join", "token": entry.json()["token"]})
+        assert ws.until("error")["code"] == "bad_token"
+        assert len(results(srv, tournament["id"])["standings"]) == 1  # still one entry

@@ -365,6 +365,16 @@ class DuplicateStore:
         except IntegrityError:
             raise TableError("entered", "this player or nickname has entered this set already") from None
 
+    def entry_of_player(self, set_id: str, player: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(dup_entries).where(
+                (dup_entries.c.set_id == set_id) & (dup_entries.c.player == player))).mappings().first()
+        return None if row is None else dict(row)
+
+    def set_token(self, entry_id: str, digest: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(dup_entries).where(dup_entries.c.id == entry_id).values(token_hash=digest))
+
     def get_entry(self, entry_id: str) -> dict[str, Any] | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(dup_entries).where(dup_entries.c.id == entry_id)).mappings().first()
@@ -491,13 +501,19 @@ class Duplicate:
     async def enter(self, set_id: str, request: Any, player: Player | None = None) -> dict[str, Any]:
         """Enter a set: ``{"nickname": ...}``, or as a signed-in ``player`` (the entry is theirs,
         under their nickname, once per set, and their boards are in their matches).  Returns the
-        entry's id and its secret token (shown once: it opens the entrant's board tables)."""
+        entry's id and its secret token (shown once: it opens the entrant's board tables).
+
+        A player who has entered already gets their entry back with a new token (another
+        device, a browser that lost it): the old token stops working, their results stay."""
         spec = await self.find_set(set_id)
         if not isinstance(request, dict):
             raise TableError("malformed", "an entry request is a JSON object")
         player_id: str | None = None
         if player is not None:
             player_id, nickname = player.id, player.nickname
+            entry = await self._in_db(self.store.entry_of_player, spec.id, player.id)
+            if entry is not None:
+                return await self._renew(spec, entry)
         else:
             given = request.get("nickname")
             if not isinstance(given, str) or not NICKNAME.match(given.strip()):
@@ -506,6 +522,23 @@ class Duplicate:
         entry_id, token = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         await self._in_db(self.store.add_entry, entry_id, spec.id, player_id, nickname, token_hash(token))
         return {"entry": entry_id, "token": token, "nickname": nickname, "set": spec.id}
+
+    async def _renew(self, spec: SetSpec, entry: dict[str, Any]) -> dict[str, Any]:
+        """A new token for an entry, and for the entrant's seat at each of their board tables."""
+        token = secrets.token_urlsafe(18)
+        digest = token_hash(token)
+        async with self.lock:  # not while a board table is being made with the old hash
+            await self._in_db(self.store.set_token, entry["id"], digest)
+            for row in await self._in_db(self.store.entry_boards, entry["id"]):
+                live = self.tables.tables.get(row["table_id"])
+                stored = live.stored if live is not None else await self._in_db(
+                    self.tables.store.load_table, row["table_id"])
+                if stored is None:
+                    continue  # recorded with the board, not yet opened: it is opened with the new hash
+                stored.seats[spec.seat]["token_hash"] = digest
+                await self._in_db(self.tables.store.set_seats, stored.id, stored.seats)
+        return {"entry": entry["id"], "token": token, "nickname": entry["nickname"], "set": spec.id,
+                "resumed": True}
 
     async def _entry(self, entry_id: str, token: Any) -> dict[str, Any]:
         entry = await self._in_db(self.store.get_entry, entry_id) if isinstance(entry_id, str) else None
