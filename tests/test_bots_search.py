@@ -25,6 +25,7 @@ VARIANTS = {
     "tute-habanero": ("tute", {"players": 2, "rounds_to_win": 1}),
     "tute-variants": ("tute", {"rounds_to_win": 1, "tute_sotas": True, "must_declare": True}),
     "tute-habanero-anytime": ("tute", {"players": 2, "rounds_to_win": 1, "exchange_anytime": True}),
+    "tute-three": ("tute", {"players": 3, "rounds_to_win": 1}),
     "marjapussi": ("marjapussi", {"preset": "short"}),
     "marjapussi-ordered": ("marjapussi", {"preset": "short", "declaration_order": "whole_first",
                                           "lead_from_marriage": True, "clubs_ace_opens": True}),

@@ -344,17 +344,17 @@ def test_rules_lists_every_option_and_preset(capsys: pytest.CaptureFixture[str])
     assert "cuarenta" in out and "counter-clockwise" in out
 
 
-def test_games_lists_tute_with_both_table_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+def test_games_lists_tute_with_every_table_size(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["games"]) == 0
     line = next(line for line in capsys.readouterr().out.splitlines() if "tute" in line)
-    assert "2, 4" in line
+    assert "2, 3, 4" in line
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["play", "tuppi", "--players", "2"], "tuppi is always played by 4"),
-        (["play", "tute", "--players", "3"], "option players must be one of 2, 4"),
+        (["play", "tute", "--players", "5"], "option players must be one of 2, 3, 4"),
         (["play", "tute", "--players", "2", "--seat", "2"], "--seat must be 0..1"),
         (["play", "tute", "--preset", "solo"], "unknown preset 'solo'"),
         (["play", "tute", "-o", "rounds_to_win=0"], "rounds_to_win must be between 1 and 99"),
@@ -373,7 +373,9 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]
      ["four sotas make tute too", "singing is compulsory", "first to 2 rounds"]),
     (["--players", "2", "--option", "exchange_anytime=true", "--option", "rounds_to_win=2"],
      ["exchange on any turn", "first to 2 rounds"]),
-], ids=["pairs-variants", "habanero-anytime"])
+    (["--players", "3", "--option", "rounds_to_win=2"],
+     ["three players, each alone", "first to 2 rounds", "out of play", "Left (1)", "Right (2)"]),
+], ids=["pairs-variants", "habanero-anytime", "three"])
 def test_variant_options_play_a_whole_match_in_the_terminal(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
         options: list[str], told: list[str]) -> None:

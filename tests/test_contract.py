@@ -19,6 +19,7 @@ VARIANTS = {
     "tute-habanero": ("tute", {"players": 2}),
     "tute-variants": ("tute", {"tute_sotas": True, "must_declare": True}),
     "tute-habanero-anytime": ("tute", {"players": 2, "exchange_anytime": True}),
+    "tute-three": ("tute", {"players": 3}),
     "marjapussi": ("marjapussi", {}),
     "marjapussi-ordered": ("marjapussi", {"declaration_order": "whole_first", "lead_from_marriage": True,
                                           "clubs_ace_opens": True, "pip_tie_carries": True}),

@@ -40,6 +40,7 @@ PHASES = {
     "tute-habanero": {"play"},
     "tute-variants": {"play", "declare"},
     "tute-habanero-anytime": {"play"},
+    "tute-three": {"play", "declare"},
     "marjapussi": {"play", "answer"},
     "marjapussi-ordered": {"play", "answer"},
     "bondtolva": {"play", "answer"},

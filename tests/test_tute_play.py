@@ -802,7 +802,7 @@ def test_tampered_results_are_rejected(match_record):
 
 def test_tampered_options_are_rejected(match_record):
     rec = tampered(match_record)
-    rec["options"]["players"] = 3
+    rec["options"]["players"] = 5
     assert "players" in load_error(rec)
     rec = tampered(match_record)
     rec["options"]["trumps"] = "O"

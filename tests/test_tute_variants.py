@@ -166,3 +166,110 @@ def test_variant_records_replay_to_the_same_state(options):
 def test_variant_rules_bots_play_a_whole_match(options):
     state = play_match(tute(**options), ["rules"], seed=7)
     assert state.is_over() and state.winner is not None
+
+
+# -- three players (tute arrastrado for three) -----------------------------------------------------
+
+# Dealer 0; play passes counter-clockwise, so seat 2 leads and the order is 2, 1, 0.  The fortieth
+# card, 3O, is turned for trumps (oros) and stays out of play: 120 - 10 = 110 card points in play.
+THREE_DEAL = [
+    "1O 12O 11O 7O 1C 3C 12C 11C 1E 3E 1B 3B 12B",
+    "6O 5O 4O 2O 7C 6C 5C 4C 2C 12E 11E 10E 10B",
+    "10O 10C 7E 6E 5E 4E 2E 11B 7B 6B 5B 4B 2B",
+    "3O",
+]
+
+
+def test_three_players_each_alone_13_cards_and_the_turned_card_out_of_play():
+    game = tute(players=3)
+    assert game.num_sides == 3 and [game.side_of(s) for s in range(3)] == [0, 1, 2]
+    assert tute(preset="three").options["players"] == 3
+    state = game.new_hand(deal=THREE_DEAL, dealer=0)
+    assert [len(state.hand(s)) for s in range(3)] == [13, 13, 13]
+    public = state.observation(None)
+    assert public["trump"] == "O" and public["trump_card"] == "3O" and public["shown"] == [[], [], []]
+    assert "3O" not in {c for s in range(3) for c in hand(state, s)}
+    assert state.current_player == 2  # the player after the dealer, counter-clockwise
+
+
+def test_three_players_duties_and_the_winner_alone_declares():
+    state = tute(players=3).new_hand(deal=THREE_DEAL, dealer=0)
+    run(state, "2:2B")
+    assert legal(state) == ["play 10B"]  # seat 1 must follow bastos
+    run(state, "1:10B")
+    assert legal(state) == ["play 1B", "play 3B", "play 12B"]  # and beat: all three do
+    run(state, "0:1B")
+    assert last_trick(state)["winner"] == 0 and state.observation(None)["points"] == [13, 0, 0]
+    # seat 0 holds rey and caballo of oros (trumps) and of copas: only he is asked
+    assert state.phase == "declare" and state.current_player == 0
+    assert legal(state) == ["sing 40", "sing 20 C", "pass"]
+    run(state, "0:40 0:20C 0:pass", auto_pass=False)
+    assert state.phase == "play" and state.current_player == 0
+    assert state.observation(None)["points"] == [13 + 40 + 20, 0, 0]
+    run(state, "0:1E")
+    assert state.current_player == 2  # then seat 2, then seat 1
+    assert legal(state) == ["play 7E", "play 6E", "play 5E", "play 4E", "play 2E"]  # none beats the as
+    run(state, "2:4E 1:12E")
+    assert last_trick(state)["winner"] == 0
+    run(state, "0:1C")
+    assert legal(state) == ["play 10C"]
+    run(state, "2:10C")
+    assert legal(state) == ["play 7C", "play 6C", "play 5C", "play 4C", "play 2C"]
+
+
+def test_three_players_the_round_goes_to_the_most_points_and_ties_to_the_last_trick_among_them():
+    state = tute(players=3).new_hand(deal=THREE_DEAL, dealer=0)
+    rng = random.Random(1)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    res = result(state)
+    assert res["out_of_play"] == "3O" and sum(res["cards"]) == 110
+    points = res["points"]
+    assert sum(points) == 110 + 10 + sum(40 if a == "sing 40" else 20 for _, a in res["declarations"])
+    top = max(points)
+    leaders = [s for s in range(3) if points[s] == top]
+    expect = leaders[0] if len(leaders) == 1 else res["last_trick"] if res["last_trick"] in leaders else None
+    assert res["round_winner"] == expect
+
+
+def test_three_players_solver_counts_the_mover_against_both_others():
+    from tricktaker.solver.reference import minimax_values
+    from tricktaker.solver.tute import objective
+
+    state = tute(players=3).new_hand(deal=THREE_DEAL, dealer=0)
+    rng = random.Random(4)
+    while sum(len(state.hand(s)) for s in range(3)) > 9 or state.phase != "play":
+        state.apply(rng.choice(state.legal_actions()))
+    values = solve(state).values
+    assert values == minimax_values(state, objective)
+    world = state.sample_world(state.current_player, random.Random(2))
+    assert world.observation(state.current_player)["hand"] == state.observation(state.current_player)["hand"]
+    assert world.observation(None)["trump_card"] == "3O"
+
+
+def test_three_players_rules_and_search_bots_play_a_whole_match():
+    for specs in (["rules"], ["pimc:worlds=1:max_candidates=4", "rules", "random"]):
+        state = play_match(tute(players=3, rounds_to_win=1), specs, seed=3)
+        assert state.is_over() and state.winner in (0, 1, 2)
+
+
+def test_three_players_a_table_in_the_browser_server(tmp_path):
+    from server_helpers import running
+
+    from tricktaker.server.tables import game_catalogue
+
+    lobby = next(g for g in game_catalogue()["games"] if g["name"] == "tute")
+    assert lobby["players"] == [2, 3, 4] and lobby["presets"]["three"] == {"players": 3}
+    with running(str(tmp_path / "t.db")) as srv:
+        created = srv.create("tute", ["human", "rules", "rules"], preset="three",
+                             options={"rounds_to_win": 1, "must_declare": True, "tute_sotas": True})
+        ws = srv.ws(created["id"])
+        ws.join(created["seats"][0]["token"])
+        message = ws.until("state")
+        assert len(message["observation"]["hand"]) == 13
+        while not message["over"]:
+            if message["legal"]:
+                ws.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
+            message = ws.until("state")
+        record = tt.load(srv.http.get(f"/api/tables/{created['id']}/record").text)
+        assert record.game.options["players"] == 3 and record.is_over()

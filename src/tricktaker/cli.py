@@ -565,7 +565,7 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="command")
 
     def game_options(p: argparse.ArgumentParser) -> None:
-        sizes = "; ".join(f"{name}: {_table_sizes(cls).replace(', ', ' or ')}"
+        sizes = "; ".join(f"{name}: {' or '.join(_table_sizes(cls).rsplit(', ', 1))}"
                           for name, cls in tt.GAMES.items() if "," in _table_sizes(cls))
         p.add_argument("--players", type=int, metavar="N",
                        help=f"players at the table, for games played by several sizes ({sizes})")

@@ -1,4 +1,4 @@
-"""Tute: the Spanish ace-ten game, for two (tute habanero) or four players in pairs.
+"""Tute: the Spanish ace-ten game, for two (tute habanero), three (each alone) or four in pairs.
 
 Rules: ``shared/RULES.md`` (section Tute) and the seed text ``seeds/tute.txt``;
 the project's own rules page is ``docs/rules/tute.md``.  Decisions the rule
@@ -14,6 +14,11 @@ texts leave open, and how this module settles them:
   (``must_overtrump`` only adds the duty to beat).
 - Singing a veinte while holding las cuarenta is allowed and forfeits the
   cuarenta, which is what "the higher goes first" means in play.
+- Three players (tute arrastrado for three, after the Spanish rule pages cited
+  in ``docs/rules/tute.md``): 13 cards each, the fortieth turned for trumps and
+  out of play (no exchange for it); each plays alone under the pairs duties;
+  after a trick only its winner is asked to declare.  Equal top points go to
+  the last trick's winner only if he is among them (``tie_last_trick``).
 - Variants from the seed text, each an option (default off): ``tute_sotas``
   (four sotas make tute too), ``must_declare`` (pairs: a player asked to
   declare who can, must; he may pass only with nothing left to declare) and
@@ -85,13 +90,15 @@ def _suit_of(mask: int) -> int:
 
 
 class Tute(Game):
-    """The Tute rule set.  ``tt.new_game("tute")`` (pairs) or ``tt.new_game("tute", players=2)``."""
+    """The Tute rule set.  ``tt.new_game("tute")`` (pairs), ``players=3`` (each alone) or
+    ``players=2`` (habanero)."""
 
     name = "tute"
     title = "Tute"
     deck = DECK
     OPTIONS = (
-        Option("players", 4, "Two players (tute habanero) or four in pairs.", choices=(2, 4)),
+        Option("players", 4, "Two players (tute habanero), three each alone (tute arrastrado) or "
+               "four in pairs.", choices=(2, 3, 4)),
         Option("rounds_to_win", 3, "Rounds a side must win to win the match (3; 6 is also common).",
                minimum=1, maximum=99),
         Option("tute", True, "Four kings or four knights in one hand, declared, win the round."),
@@ -106,13 +113,13 @@ class Tute(Game):
                "Pairs: when the partner is winning the trick, only following suit is required."),
         Option("tute_sotas", False, "Four sotas in one hand also make tute (as four reyes or caballos do)."),
         Option("must_declare", False,
-               "Pairs: declaring is compulsory: a player asked to declare must sing what he holds "
-               "(pass only with nothing to declare)."),
+               "Pairs and three players: declaring is compulsory: a player asked to declare must "
+               "sing what he holds (pass only with nothing to declare)."),
         Option("exchange_anytime", False,
                "Two players: either player may exchange the 7 or 2 of trumps on his turn, leading or "
                "following, while more than two cards are in the stock."),
     )
-    PRESETS = {"pairs": {"players": 4}, "habanero": {"players": 2}}
+    PRESETS = {"pairs": {"players": 4}, "habanero": {"players": 2}, "three": {"players": 3}}
     SUMMARY = """\
 Spanish 40-card deck (no 8s or 9s); suits oros (O), copas (C), espadas (E), bastos (B).
 Strength: 1 (as) 3 12 (rey) 11 (caballo) 10 (sota) 7 6 5 4 2.  Card points: as 11, tres 10,
@@ -124,6 +131,10 @@ trumps.  The player after the dealer leads.  Follow suit and beat the best card 
 suit led if you can; void, trump (beating the best trump in the trick if you can, option
 must_overtrump); else anything.  These duties hold even when your partner is winning
 (option partner_exception relaxes them).
+
+Three players (players=3, preset three), tute arrastrado, each alone: 13 cards each; the
+fortieth card is turned for trumps and stays out of play.  The duties, the declarations
+(the winner alone is asked) and the scoring are those of pairs, per player.
 
 Habanero (players=2, preset habanero): 8 cards each; the next card, turned face up under
 the stock, makes trumps.  The non-dealer leads.  The second player must follow suit and
@@ -140,7 +151,7 @@ players: declaring ends when two cards are left in the stock.  Tute (four reyes 
 caballos in one hand) wins the round at once (option tute).
 
 The round goes to the side with more points (cards + declarations + last trick); equal
-points: the side that won the last trick (option tie_last_trick).  The match goes to the
+points: the side that won the last trick, if it is one of them (option tie_last_trick).  The match goes to the
 first side to win rounds_to_win rounds (3).
 
 Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
@@ -155,10 +166,13 @@ Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
     def pile_sizes(self, dealer: int) -> list[int]:
         """Pairs: four hands (the dealer's 9) and the shown trump card, which the dealer holds.
 
+        Three players: three hands of 13 and the turned trump card, which stays out of play.
         Two players: two hands of 8, the trump upcard, then the 23 stock cards from the top.
         """
         if self.num_players == 4:
             return [9 if seat == dealer else 10 for seat in range(4)] + [1]
+        if self.num_players == 3:
+            return [13, 13, 13, 1]
         return [8, 8, 1] + [1] * 23
 
 
@@ -200,6 +214,9 @@ class TuteState(TrumpTrickState):
             self._upcard = deal[4]
             self._hands[self._dealer] |= deal[4]
             self._stock: list[int] = []
+        elif n == 3:
+            self._upcard = deal[3]  # turned for trumps, out of play all round
+            self._stock = []
         else:
             self._upcard = deal[2]
             self._stock = list(deal[3:])
@@ -546,7 +563,7 @@ class TuteState(TrumpTrickState):
             self._can_declare = False
             return
         self._phase = DECLARE_PHASE
-        self._window = [(winner + 2) % 4]
+        self._window = [(winner + 2) % 4] if self.num_players == 4 else []
 
     # -- the end of a round -------------------------------------------------------
 
@@ -560,7 +577,7 @@ class TuteState(TrumpTrickState):
             leaders = [s for s in range(sides) if points[s] == top]
             if len(leaders) == 1:
                 round_winner = leaders[0]
-            elif self.game.options["tie_last_trick"]:
+            elif self.game.options["tie_last_trick"] and self._last_trick_side in leaders:
                 round_winner = self._last_trick_side
             else:
                 round_winner = None
@@ -577,6 +594,7 @@ class TuteState(TrumpTrickState):
             "declarations": [[s, a.text] for s, a in self._declarations],
             "last_trick": self._last_trick_side,
             "tute": self._tute_by,
+            **({"out_of_play": self._card(self._upcard).text} if self.num_players == 3 else {}),
             "round_winner": round_winner,
             "scores": list(self._scores),
         }
@@ -629,24 +647,31 @@ class TuteState(TrumpTrickState):
         """
         seat = self._check_seat(seat)
         rng = self._check_rng(rng)
-        build = self._try_world_pairs if self.num_players == 4 else self._try_world_two
+        build = self._try_world_two if self.num_players == 2 else self._try_world_dealt
         for _ in range(500):
             world = build(seat, rng)
             if world is not None:
                 return world
         raise RuntimeError("could not sample a world consistent with the observation")
 
-    def _try_world_pairs(self, seat: int, rng: random.Random) -> TuteState | None:
+    def _try_world_dealt(self, seat: int, rng: random.Random) -> TuteState | None:
+        """Pairs and three players: every card dealt; the hidden ones are dealt anew.
+
+        The trump card is known: in pairs it is the dealer's (shown); with three
+        players it lies out of play, so it is passed as one more fixed pile that no
+        seat is dealt from.
+        """
+        n = self.num_players
         played = self._played_by()
-        fixed = [(self._shown[s] & self._hands[s]) | played[s] for s in range(4)]
+        fixed = [(self._shown[s] & self._hands[s]) | played[s] for s in range(n)]
         fixed[seat] = self._hands[seat] | played[seat]
-        hands = self._deal_hidden(seat, fixed, self._forbidden, rng)
+        trump_card = self._log[-1].deal[n]
+        hands = self._deal_hidden(seat, fixed if n == 4 else [*fixed, trump_card], self._forbidden, rng)
         if hands is None:
             return None
-        dealer = self._dealer
-        trump_card = self._log[-1].deal[4]
-        hands[dealer] &= ~trump_card
-        return self._replay_world([*hands, trump_card], rng)
+        if n == 4:
+            hands[self._dealer] &= ~trump_card
+        return self._replay_world([*hands[:n], trump_card], rng)
 
     def _try_world_two(self, seat: int, rng: random.Random) -> TuteState | None:
         """Two players: deal the opponent's first hand and the stock so that the hand replays.

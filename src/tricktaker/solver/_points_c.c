@@ -569,11 +569,11 @@ static i64 end_trick(Ctx *x, int e) {
         if (R_(R_N) == 2) {
             S_(e, F_CANCALL) = left > 2 ? 1 : 0;
         } else {
-            int partner = (winner + 2) % 4;
+            int partner = R_(R_N) == 4 ? (winner + 2) % 4 : -1; /* three players: alone */
             if (tute_has_decl(x, e, winner)) {
                 S_(e, F_PHASE) = PH_DECLARE;
                 S_(e, F_PENDING) = partner;
-            } else if (tute_has_decl(x, e, partner)) {
+            } else if (partner >= 0 && tute_has_decl(x, e, partner)) {
                 S_(e, F_PHASE) = PH_DECLARE;
                 S_(e, F_TURN) = partner;
                 S_(e, F_PENDING) = -1;

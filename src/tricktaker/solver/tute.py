@@ -1,4 +1,4 @@
-"""Tute (pairs and habanero): exact round points from here, cantes, tute and the exchange searched.
+"""Tute (pairs, three alone, habanero): exact round points from here, cantes, tute and the exchange searched.
 
 The value is the mover's side's **round points from here to the end of the
 round**, as the game counts them for the round winner (``hand_points``):
@@ -17,13 +17,16 @@ round**, as the game counts them for the round winner (``hand_points``):
   were not sung yet are lost, as in the game.  So tute is worth at least as
   much as any play of the rest, except when cantes still to sing would add more.
   With ``tute_sotas`` four sotas make tute too.
-- ``must_declare`` (pairs): a seat asked to declare that can, must (no pass);
+- ``must_declare`` (pairs, three players): a seat asked to declare that can, must (no pass);
   ``exchange_anytime`` (habanero): the exchange is searched before following too.
 
 Sides are the game's: partners in pairs (seats 0 and 2 against 1 and 3), each
-player alone in habanero.  In habanero every stock card is known in a sampled
-world, so the draws after each trick are exact, and the exchange of the 7 or
-the 2 of trumps for the upcard is searched like any move.  Not counted: the
+player alone in habanero.  With three players, each alone, the value is the
+mover's points with both others playing to keep them down (a paranoid search:
+the kernel counts two sides); the turned trump card, out of play, counts as gone.
+In habanero every stock card is known in a sampled world, so the draws after
+each trick are exact, and the exchange of the 7 or the 2 of trumps for the
+upcard is searched like any move.  Not counted: the
 round win itself, ties (``tie_last_trick``) and the match score.
 """
 
@@ -93,21 +96,30 @@ def _rules(state: TuteState, pos: PointPosition, mover: int, trump: int) -> None
     r[K.R_MARRY] = K.MARRY_TUTE
     r[K.R_LAST] = game.LAST_TRICK
     r[K.R_TUTE] = int(o["tute"])
-    r[K.R_MAXSIDE] = g.side_of(mover)
+    r[K.R_MAXSIDE] = _kernel_side(state, mover, mover)
     r[K.R_CALLSTOCK] = 2
     r[K.R_EXCH] = int(n == 2)
     r[K.R_KINGS] = _rank_mask(KING)
     r[K.R_KNIGHTS] = _rank_mask(KNIGHT)
     r[K.R_SOTAS] = _rank_mask(game.SOTA) if o["tute_sotas"] else 0
-    r[K.R_MUSTDECL] = int(n == 4 and o["must_declare"])
+    r[K.R_MUSTDECL] = int(n != 2 and o["must_declare"])
     r[K.R_EXCHANY] = int(n == 2 and o["exchange_anytime"])
     for seat in range(n):
-        r[K.R_SIDE + seat] = g.side_of(seat)
+        r[K.R_SIDE + seat] = _kernel_side(state, seat, mover)
     special = r[K.R_KINGS] | r[K.R_KNIGHTS] | r[K.R_SOTAS] if o["tute"] else 0
     if n == 2:
         special |= LAYOUT.mask(c for c in SPANISH_40.cards
                                if c.suit.index == trump and c.rank.value in (SEVEN, TWO))
     r[K.R_SPECIAL] = special
+
+
+def _kernel_side(state: TuteState, seat: int, mover: int) -> int:
+    """The kernel's side of a seat: the game's, or with three players (each alone, and the
+    kernel counts two sides) 0 for the mover and 1 for both others, who are searched as
+    minimising the mover's points (a paranoid search, as :mod:`.reference` does)."""
+    if state.num_players == 3:
+        return 0 if seat == mover else 1
+    return state.game.side_of(seat)
 
 
 def _tables(state: TuteState, pos: PointPosition, trump: int) -> None:
@@ -152,7 +164,10 @@ def _row(state: TuteState, pos: PointPosition, mover: int, trump: int) -> None:
     pos.set_stock(stock[:-1])
     row[K.F_TRUMP] = trump
     tricks = obs["tricks"]
-    pos.set_gone(LAYOUT.cards_mask(text for t in tricks for _, text in t["cards"]))
+    gone = LAYOUT.cards_mask(text for t in tricks for _, text in t["cards"])
+    if n == 3:  # the turned trump card is out of play all round
+        gone |= LAYOUT.cards_mask([obs["trump_card"]])
+    pos.set_gone(gone)
     trick = [(seat, LAYOUT.index(LAYOUT.card(text))) for seat, text in obs["trick"]]
     pos.set_table(trick)
     row[K.F_TURN] = mover
@@ -162,11 +177,11 @@ def _row(state: TuteState, pos: PointPosition, mover: int, trump: int) -> None:
         if words[0] == "sing":
             row[K.F_DECL] |= 1 << (trump if words[1] == "40" else _suit_index(words[2]))
             if words[1] == "20":
-                row[K.F_SANG + g.side_of(seat)] = 1
+                row[K.F_SANG + _kernel_side(state, seat, mover)] = 1
     if state.phase == game.DECLARE_PHASE:
         row[K.F_PHASE] = K.PH_DECLARE
         winner = tricks[-1]["winner"]
-        row[K.F_PENDING] = (winner + 2) % 4 if mover == winner else -1
+        row[K.F_PENDING] = (winner + 2) % 4 if n == 4 and mover == winner else -1
     elif n == 2 and not trick and tricks:
         row[K.F_CANCALL] = int(state.stock_size > 2)
         row[K.F_WIN20] = int(_sang_20_in_pause(state, obs))
@@ -215,7 +230,8 @@ def objective(state: State, side: int, finished: bool) -> int:
     points: int = result["points"][side]
     tute = result["tute"]
     if tute is not None and state.game.side_of(tute) == side:
-        points += 120 - sum(result["cards"]) + game.LAST_TRICK
+        out = game.POINTS[game.DECK.card(result["out_of_play"]).mask] if "out_of_play" in result else 0
+        points += 120 - out - sum(result["cards"]) + game.LAST_TRICK
     return points
 
 

@@ -74,6 +74,11 @@ class TuteScreen(Screen):
     def two(self) -> bool:
         return self.game.num_players == 2
 
+    @property
+    def three(self) -> bool:
+        """Three players, each alone: the turned trump card lies out of play."""
+        return self.game.num_players == 3
+
     # -- words ---------------------------------------------------------------------------
 
     def cante(self, text: str, trump: str) -> Text:
@@ -96,6 +101,11 @@ class TuteScreen(Screen):
     def trumps_line(self, obs: JSON) -> Text:
         line = self.suit(obs["trump"])
         card = obs["trump_card"]
+        if self.three:
+            line.append("   turned card ")
+            line.append_text(self.look.card(card))
+            line.append(" (out of play)", style="dim")
+            return line
         if not self.two:
             dealer = obs["dealer"]
             line.append("   trump card ")
@@ -264,7 +274,8 @@ class TuteScreen(Screen):
         game = self.game
         opts = game.options
         defaults = type(game).default_options()
-        rules = ["habanero, two players" if self.two else "pairs",
+        rules = ["habanero, two players" if self.two else "three players, each alone" if self.three
+                 else "pairs",
                  f"first to {opts['rounds_to_win']} rounds"]
         if not opts["tute"]:
             rules.append("no tute")
@@ -279,7 +290,7 @@ class TuteScreen(Screen):
         if not self.two:
             if opts["must_overtrump"] != defaults["must_overtrump"]:
                 rules.append("no duty to overtrump")
-            if opts["partner_exception"]:
+            if opts["partner_exception"] and not self.three:
                 rules.append("partner exception")
             if opts["must_declare"]:
                 rules.append("singing is compulsory")
@@ -292,7 +303,10 @@ class TuteScreen(Screen):
         leader = seats.after(dealer)
         self.hand_rule(obs["hand_number"] + 1, seats.per_side(obs["scores"]).plain)
         line = Text(capital(seats.says(dealer, "deals", "deal")))
-        line.append("; upcard " if self.two else f", {'show' if dealer == seats.me else 'shows'} ")
+        if self.two or self.three:
+            line.append("; upcard " if self.two else f"; {'turn' if dealer == seats.me else 'turns'} ")
+        else:
+            line.append(f", {'show' if dealer == seats.me else 'shows'} ")
         line.append_text(self.look.card(obs["trump_card"]))
         line.append(": ")
         line.append_text(self.suit(obs["trump"]))
@@ -435,7 +449,8 @@ class TuteScreen(Screen):
         dealer = start["dealer"]
         out.print(f"Dealer {seats.full(dealer)}; {seats.full(seats.after(dealer))} leads.")
         line = Text("Trumps ").append_text(self.suit(start["trump"]))
-        line.append(": the upcard is " if self.two else ": the dealer's last card is ")
+        line.append(": the upcard is " if self.two else ": the turned card (out of play) is " if self.three
+                    else ": the dealer's last card is ")
         out.print(line.append_text(look.card(start["trump_card"])))
         deal = self.grid()
         for seat in seats.seat_order:

@@ -1,4 +1,4 @@
-"""Rules policy for Tute (pairs and habanero): cantes, the trump exchange and ace-ten card play.
+"""Rules policy for Tute (pairs, three alone and habanero): cantes, the trump exchange and ace-ten card play.
 
 Phases (``shared/RULES.md``, section Tute; ``docs/rules/tute.md``):
 
@@ -147,6 +147,8 @@ def read_table(obs: dict[str, Any]) -> Table:
                     voids[s].add(trump)
     if n == 2 and stock:
         voids = [set(), set()]  # a draw may refill any suit
+    if n == 3 and obs.get("trump_card"):
+        gone.add(card_of(obs["trump_card"]))  # three players: the turned card is out of play
     unseen = {(s, r) for s in SUITS for r in RANKS} - gone
     known: dict[Card, int] = {}
     for s, cards in enumerate(obs["shown"]):
@@ -165,7 +167,7 @@ def read_table(obs: dict[str, Any]) -> Table:
             sung.add(trump)
         elif text.startswith("sing 20"):
             sung.add(text.split()[-1])
-            if s % 2 == seat % 2:
+            if s == seat or (n == 4 and s % 2 == seat % 2):
                 our_sang_20 = True
     trick = [(s, card_of(t)) for s, t in obs["trick"]]
     return Table(seat, n, trump, hand, unseen, known, voids, list(obs["hand_sizes"]), stock, trick,
@@ -269,7 +271,7 @@ def win_chance(t: Table, card: Card) -> float:
 
 def can_still_sing(t: Table) -> bool:
     """Whether a marriage held now could still be sung later."""
-    return t.n == 4 or t.stock > 2
+    return t.n != 2 or t.stock > 2
 
 
 def marriage_value(t: Table, suit: str) -> int:
@@ -277,7 +279,7 @@ def marriage_value(t: Table, suit: str) -> int:
     if suit in t.sung:
         return 0
     if suit == t.trump:
-        return 0 if t.our_sang_20 and t.n == 4 else 40
+        return 0 if t.our_sang_20 and t.n != 2 else 40
     return 20
 
 
