@@ -263,9 +263,20 @@ class Rules:
         gone = {c for t in obs["tricks"] for _, c in t["cards"]}
         declared = {m[1] for m in obs["marriages"]}
         open_suits = [s for s in SUITS if s not in declared]
-        out = {f"declare {s}" for s in open_suits if {"K" + s, "Q" + s} <= mine}
+        no_declare = no_whole = False
+        if self.partners and self.options["ask_lockouts"] != "none":
+            me = obs["seat"]
+            asked = {s: {t.split()[1] for who, t in obs["calls"] if who == s and t.startswith("ask")}
+                     for s in (me, (me + 2) % 4)}
+            mate = asked[(me + 2) % 4]
+            if self.options["ask_lockouts"] == "main_form":  # the whole-asker; his partner's whole
+                no_declare, no_whole = "whole" in asked[me], "whole" in mate
+            else:  # illisoft_2002: any ask locks the asker's declaring; a half locks the pair
+                half = "half" in asked[me] | mate
+                no_declare, no_whole = bool(asked[me]) or half, half
+        out = set() if no_declare else {f"declare {s}" for s in open_suits if {"K" + s, "Q" + s} <= mine}
         if self.partners:
-            if any(not ({"K" + s, "Q" + s} & (mine | gone)) for s in open_suits):
+            if not no_whole and any(not ({"K" + s, "Q" + s} & (mine | gone)) for s in open_suits):
                 out.add("ask whole")
             for s in open_suits:
                 halves = {"K" + s, "Q" + s}

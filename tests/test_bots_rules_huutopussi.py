@@ -113,6 +113,8 @@ VARIANTS = [
     {"players": 3, "card_values": "pips", "marriage_values": "spades_high", "redeal": False},
     {"opener": "left_of_dealer", "forced_opening": False, "redeal_hand": "four_sixes", "bid_ban": -250},
     {"players": 3, "kitty": 6, "kitty_shown": False},
+    {"ask_lockouts": "main_form"},
+    {"ask_lockouts": "illisoft_2002", "calls_after_any_trick": True, "exchange": 4},
 ]
 
 

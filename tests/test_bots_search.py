@@ -38,7 +38,8 @@ VARIANTS = {
     "huutopussi-variants": ("huutopussi", {"calls_after_any_trick": True, "exchange": 4,
                                            "card_values": "pips", "marriage_values": "spades_high",
                                            "opener": "left_of_dealer", "forced_opening": False,
-                                           "redeal_hand": "three_sixes_or_low", "bid_ban": -250}),
+                                           "redeal_hand": "three_sixes_or_low", "bid_ban": -250,
+                                           "ask_lockouts": "illisoft_2002"}),
 }
 """Every game and variant, with shorter matches where an option allows."""
 

@@ -1264,7 +1264,7 @@ def test_default_options():
                                     "defender_penalty": True, "redeal": True,
                                     "redeal_hand": "three_sixes", "opener": "dealer",
                                     "forced_opening": True, "bid_ban": -500, "kitty": 3,
-                                    "kitty_shown": True}
+                                    "kitty_shown": True, "ask_lockouts": "none"}
 
 
 # -- errors and observations --------------------------------------------------------------------------------
@@ -1345,6 +1345,8 @@ VARIANTS = {
     "no_forced_opening_four_sixes": {"forced_opening": False, "redeal_hand": "four_sixes"},
     "three_no_forced_opening_left": {"players": 3, "forced_opening": False, "opener": "left_of_dealer"},
     "three_kitty_6_hidden": {"players": 3, "kitty": 6, "kitty_shown": False},
+    "ask_lockouts_main_form": {"ask_lockouts": "main_form"},
+    "ask_lockouts_2002_any_trick": {"ask_lockouts": "illisoft_2002", "calls_after_any_trick": True},
 }
 
 

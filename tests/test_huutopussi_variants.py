@@ -290,3 +290,100 @@ def test_terminal_tells_a_hidden_kitty_of_six() -> None:
     assert "10 cards each and a kitty of 6 for the declarer (seen only by him)" in text
     assert "The kitty: 6 cards, unseen" in text
     assert "discards 6 cards face down" in text
+
+
+# -- ask_lockouts ------------------------------------------------------------------------------
+
+# seat 0 (declarer) holds AS, AD, the heart marriage and KD; seat 2 no marriage (deal A) or the
+# clubs marriage (deal B)
+LOCK_A = check_deal(["AS 9S KH QH 6H AD KD 7D 6D", "KS JS 8S AH TH JH TD 8D QD",
+                     "TS AC KC JC TC 9C 8C 7C 6C", "QS 7S 6S 9H 8H 7H JD 9D QC"])
+LOCK_B = check_deal(["AS 9S KH QH 6H AD KD 7D 6D", "KS JS 8S AH TH JH TD 8D QD",
+                     "TS AC KC QC TC 9C 8C 7C 6C", "QS 7S 6S 9H 8H 7H JD 9D JC"])
+START = "0 bid 50, 1 pass, 2 pass, 3 pass, 2 give 6C 7C 8C, 0 pass, 0 give 6C 7C 8C, " \
+        "0 play AS, 1 play 8S, 2 play TS, 3 play 6S"
+
+
+def calls_after(lockouts: str, ask: str, **options) -> set[str]:
+    """Deal A: seat 0 wins trick 1, makes ``ask`` (answered no), wins trick 2 with AD: his calls."""
+    state = huutopussi(ask_lockouts=lockouts, **options).new_hand(deal=LOCK_A, dealer=0)
+    run(state, f"{START}, 0 {ask}, 2 answer no, 0 play AD, 1 play 8D, 2 play 6C, 3 play 9D")
+    assert state.current_player == 0
+    return {a for a in legal(state) if not a.startswith("play")}
+
+
+def test_ask_lockouts_none_leaves_every_call_open():
+    assert calls_after("none", "ask whole") == {"declare H", "ask whole", "ask half D"}
+
+
+def test_ask_lockouts_main_form_the_whole_asker_may_no_longer_declare():
+    assert calls_after("main_form", "ask whole") == {"ask whole", "ask half D"}
+    assert calls_after("main_form", "ask half D") == {"declare H", "ask whole", "ask half D"}
+    state = huutopussi(ask_lockouts="main_form").new_hand(deal=LOCK_A, dealer=0)
+    run(state, f"{START}, 0 ask whole, 2 answer no, 0 play AD, 1 play 8D, 2 play 6C, 3 play 9D")
+    assert_illegal(state, "declare H", "seat 0 has asked for a whole and may no longer declare")
+
+
+def test_ask_lockouts_main_form_the_partner_of_a_whole_asker_may_no_longer_ask_for_a_whole():
+    def seat2_calls(lockouts: str) -> set[str]:
+        state = huutopussi(ask_lockouts=lockouts, calls_after_any_trick=True).new_hand(deal=LOCK_B, dealer=0)
+        run(state, f"{START}, 0 ask whole, 2 answer C, 0 play AD, 1 play 8D, 2 play 6C, 3 play 9D")
+        assert state.current_player == 2 and state.trump == "C"
+        return {a for a in legal(state) if not a.startswith("play")}
+
+    assert seat2_calls("none") == {"ask whole"}
+    assert seat2_calls("main_form") == set()
+    assert seat2_calls("illisoft_2002") == {"ask whole"}, "2002: only a half locks the partner"
+
+
+def test_ask_lockouts_illisoft_2002_any_ask_locks_declaring_and_a_half_locks_the_pair():
+    assert calls_after("illisoft_2002", "ask whole") == {"ask whole", "ask half D"}
+    assert calls_after("illisoft_2002", "ask half D") == {"ask half D"}
+    state = huutopussi(ask_lockouts="illisoft_2002").new_hand(deal=LOCK_A, dealer=0)
+    run(state, f"{START}, 0 ask half D, 2 answer no, 0 play AD, 1 play 8D, 2 play 6C, 3 play 9D")
+    assert_illegal(state, "ask whole", "seat 0's side has asked for a half and may no longer ask for a whole")
+    assert_illegal(state, "declare H", "may no longer declare from its own hand")
+
+
+def test_ask_lockouts_are_for_four_players_only():
+    with pytest.raises(tt.OptionError, match="four players only"):
+        huutopussi(players=3, ask_lockouts="main_form")
+
+
+@pytest.mark.parametrize("lockouts", ["main_form", "illisoft_2002"])
+def test_ask_lockouts_the_solver_agrees_with_minimax_where_an_ask_was_made(lockouts):
+    """The exact solver searches the lockouts (the kernel's call orders 3 and 4): its values equal
+    a plain minimax over the engine in endgames after an ask, and in some of them the lockouts
+    change the values (so they are searched, not ignored)."""
+    from tricktaker.solver import marriages as marriage_solver
+    from tricktaker.solver import solve
+    from tricktaker.solver.reference import minimax_values
+
+    game = huutopussi(ask_lockouts=lockouts, calls_after_any_trick=True)
+    free = huutopussi(calls_after_any_trick=True)
+    checked = differ = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = game.new_hand(seed=seed)
+        while not state.is_over():
+            obs = state.observation(None)
+            if (state.phase in ("play", "answer") and sum(obs["hand_sizes"]) <= 8
+                    and any(t.startswith("ask") for _, t in obs["calls"])):
+                break
+            actions = state.legal_actions()
+            calls = [a for a in actions if a.kind == "ask"]
+            state.apply(calls[0] if calls and rng.random() < 0.7 else rng.choice(actions))
+        if state.is_over():
+            continue
+        values = minimax_values(state, marriage_solver.objective, marriage_solver.side_of)
+        assert solve(state).values == values
+        data = json.loads(state.to_json())
+        data["options"]["ask_lockouts"] = "none"
+        unlocked = tt.load(json.dumps(data))
+        assert unlocked.game.options == free.options
+        if minimax_values(unlocked, marriage_solver.objective, marriage_solver.side_of) != values:
+            differ += 1
+        checked += 1
+        if checked >= 10 and differ:
+            break
+    assert checked >= 10 and differ >= 1, (checked, differ)

@@ -50,6 +50,10 @@ VARIANTS = {
     "avomarjapussi": ("avomarjapussi", {}),
     "huutopussi": ("huutopussi", {}),
     "huutopussi-three": ("huutopussi", {"players": 3}),
+    "huutopussi-three-kitty6": ("huutopussi", {"players": 3, "kitty": 6, "kitty_shown": False}),
+    "huutopussi-lockouts-main": ("huutopussi", {"ask_lockouts": "main_form"}),
+    "huutopussi-lockouts-2002": ("huutopussi", {"ask_lockouts": "illisoft_2002",
+                                                "calls_after_any_trick": True}),
     "huutopussi-variants": ("huutopussi", {"calls_after_any_trick": True, "exchange": 4,
                                            "card_values": "pips", "marriage_values": "spades_high"}),
 }

@@ -149,6 +149,10 @@ class Huutopussi(Game):
                "declarer discards as many.", choices=(3, 6)),
         Option("kitty_shown", True, "Three players: the kitty is shown to everyone when the auction "
                "ends (off: only the declarer sees it)."),
+        Option("ask_lockouts", "none", "Four players: none; main_form (a player who asked for a whole "
+               "may no longer declare, his partner may no longer ask for a whole); illisoft_2002 (a "
+               "player who asked anything may no longer declare; after a half neither partner may "
+               "declare or ask for a whole).", choices=("none", "main_form", "illisoft_2002")),
     )
     PRESETS = {"four": {"players": 4}, "three": {"players": 3}}
     PRIVATE_ACTIONS = frozenset({"give", "discard"})
@@ -179,8 +183,10 @@ Play: follow suit; else trump if there are trumps; and always beat the high card
 can.  No trumps at first.  Calls as in Marjapussi (declare, ask whole, ask half, answer),
 but with four players only after winning a trick you led yourself (option
 calls_after_any_trick), with three players after any won trick, and from your own hand
-only.  Every marriage makes its suit trumps (the old trumps become plain) and scores its
-value; each suit once.
+only.  Option ask_lockouts main_form: who asked for a whole may no longer declare, his
+partner no longer ask for a whole; illisoft_2002: who asked anything may no longer declare,
+and after a half neither partner may declare or ask for a whole.  Every marriage makes its
+suit trumps (the old trumps become plain) and scores its value; each suit once.
 
 Scoring: the declarers score +contract if their points (cards, marriages, last trick) reach
 it, else -contract; each other side scores what it took.  A side without a trick also loses
@@ -200,11 +206,13 @@ declare H, ask whole, ask half H, answer H, answer no."""
         self.max_bid = sum(self.card_values.values()) + LAST_TRICK + sum(self.marriage_values.values())
         self.bid_floor: int = o["bid_ban"]
         """A side at or below this score may not bid (a forced opening at 50 apart)."""
+        lockouts = o["ask_lockouts"]
         self.rules = MarriageRules(partners=self.partnerships,
-                                   call_after_own_lead=self.partnerships and not o["calls_after_any_trick"])
-        if self.num_players == 3 and (o["exchange"] != 3 or o["calls_after_any_trick"]):
-            raise OptionError("options exchange and calls_after_any_trick apply to four players only "
-                              "(three players already call after any won trick)")
+                                   call_after_own_lead=self.partnerships and not o["calls_after_any_trick"],
+                                   order="free" if lockouts == "none" else lockouts)
+        if self.num_players == 3 and (o["exchange"] != 3 or o["calls_after_any_trick"] or lockouts != "none"):
+            raise OptionError("options exchange, calls_after_any_trick and ask_lockouts apply to four "
+                              "players only (three players call after any won trick and cannot ask)")
         if self.num_players == 4 and (o["kitty"] != 3 or not o["kitty_shown"]):
             raise OptionError("options kitty and kitty_shown apply to three players only "
                               "(four players have no kitty)")

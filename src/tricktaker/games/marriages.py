@@ -87,7 +87,11 @@ class MarriageRules:
     """No duty to beat the high card when it is the partner's."""
     order: str = "free"
     """``free``; ``ordered`` (declare, then whole, then half, per side and hand); ``whole_first``
-    (ordered, and no half before the side has asked for a whole)."""
+    (ordered, and no half before the side has asked for a whole); or per-seat ask lockouts
+    (Huutopussi as PoggersOy/huutopussi plays it): ``main_form`` (a seat that asked for a whole
+    may no longer declare, its partner may no longer ask for a whole) or ``illisoft_2002`` (a
+    seat that asked anything may no longer declare; after either partner asked for a half,
+    neither may declare or ask for a whole)."""
     call_after_own_lead: bool = False
     """Calls only after winning a trick one led oneself (four-handed Huutopussi)."""
 
@@ -132,6 +136,7 @@ class MarriageState(TrumpTrickState):
         self._can_call = False
         self._asked = [0] * sides  # ordered calls: 1 = asked whole, 2 = asked half
         self._asked_whole = [False] * sides
+        self._seat_asked = [0] * n  # ask lockouts: per seat, 1 = asked whole, 2 = asked half
         self._shown = [0] * n  # cards known to be in a seat's hand (declared marriages)
         self._forbidden = [0] * n  # cards a seat's hand cannot hold, shown by its plays
         self._history_forbidden: list[tuple[int, int, int]] = []  # (action index, seat, mask)
@@ -258,15 +263,15 @@ class MarriageState(TrumpTrickState):
         cards = self._available(seat)
         side = self.game.side_of(seat)
         order = self._rules.order
-        asked = self._asked[side] if order != "free" else 0
+        no_declare, no_whole = self._locked(seat)
         out: list[Action] = []
         open_suits = [s for s in SUIT_ORDER if not self._declared >> s & 1]
-        if not asked:
+        if not no_declare:
             out += [DECLARE[s] for s in open_suits if cards & PAIRS[s] == PAIRS[s]]
         if not self._rules.partners:
             return out
         gone = self._gone | self._table_mask()
-        if asked < 2 and any(not (cards | gone) & PAIRS[s] for s in open_suits):
+        if not no_whole and any(not (cards | gone) & PAIRS[s] for s in open_suits):
             out.append(ASK_WHOLE)
         if order == "whole_first" and not self._asked_whole[side]:
             return out
@@ -275,6 +280,22 @@ class MarriageState(TrumpTrickState):
             if mine and mine != PAIRS[s] and not gone & PAIRS[s] & ~mine:
                 out.append(ASK_HALF[s])
         return out
+
+    def _locked(self, seat: int) -> tuple[bool, bool]:
+        """Whether ``seat`` may no longer declare from its own hand, and may no longer ask for a
+        whole, because of asks made this hand (rule ``order``)."""
+        order = self._rules.order
+        if order == "free":
+            return False, False
+        if order in ("ordered", "whole_first"):
+            asked = self._asked[self.game.side_of(seat)]
+            return asked > 0, asked == 2
+        mine = self._seat_asked[seat]
+        mate = self._seat_asked[(seat + 2) % self.num_players] if self._rules.partners else 0
+        if order == "main_form":
+            return bool(mine & 1), bool(mate & 1)
+        half = bool((mine | mate) & 2)
+        return bool(mine) or half, half
 
     def _table_mask(self) -> int:
         mask = 0
@@ -306,6 +327,7 @@ class MarriageState(TrumpTrickState):
             self._marry(seat, suit)
             return
         partner = (seat + 2) % self.num_players
+        self._seat_asked[seat] |= 1 if action is ASK_WHOLE else 2
         if action is ASK_WHOLE:
             self._asked[side] = max(self._asked[side], 1)
             self._asked_whole[side] = True
@@ -373,11 +395,21 @@ class MarriageState(TrumpTrickState):
         name = SUITS[suit].name if suit >= 0 else ""
         if suit >= 0 and self._declared >> suit & 1:
             return f"{name} have already been declared this hand"
-        asked = self._asked[side]
-        if self._rules.order != "free" and asked and action.kind == "declare":
+        order = self._rules.order
+        no_declare, no_whole = self._locked(seat)
+        if order in ("ordered", "whole_first") and no_declare and action.kind == "declare":
             return "ordered calls: a side that has asked may no longer declare from its own hand"
-        if self._rules.order != "free" and asked == 2 and action is ASK_WHOLE:
+        if order in ("ordered", "whole_first") and no_whole and action is ASK_WHOLE:
             return "ordered calls: a side that has asked for a half may no longer ask for a whole"
+        if order == "main_form" and no_declare and action.kind == "declare":
+            return f"seat {seat} has asked for a whole and may no longer declare from its own hand"
+        if order == "main_form" and no_whole and action is ASK_WHOLE:
+            return f"seat {seat}'s partner has asked for a whole: seat {seat} may no longer ask for one"
+        if order == "illisoft_2002" and no_declare and action.kind == "declare":
+            return (f"seat {seat} may no longer declare from its own hand: it has asked, or its side "
+                    f"has asked for a half")
+        if order == "illisoft_2002" and no_whole and action is ASK_WHOLE:
+            return f"seat {seat}'s side has asked for a half and may no longer ask for a whole"
         if self._rules.order == "whole_first" and action.kind == "ask" and action is not ASK_WHOLE \
                 and not self._asked_whole[side]:
             return "a side must ask for a whole before it asks for a half"

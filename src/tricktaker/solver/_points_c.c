@@ -254,8 +254,14 @@ static int family_calls(Ctx *x, int d, int seat, int root, int nm) {
     int side = (int)(R_(R_SIDE + seat) & 1);
     i64 order = R_(R_ORDER);
     i64 asked = order != 0 ? S_(d, F_ASKED + side) : 0;
+    int no_declare = asked != 0, no_whole = asked >= 2;
+    if (order >= 3) {  /* per-seat ask lockouts: F_WHOLE has a bit per seat of the side */
+        i64 whole = S_(d, F_WHOLE + side), me = 1 << (seat >> 1), half = asked == 2;
+        no_declare = order == 3 ? (whole & me) != 0 : (whole & me) != 0 || half;
+        no_whole = order == 3 ? (whole & ~me) != 0 : half;
+    }
     i64 declared = S_(d, F_DECL);
-    if (asked == 0) {
+    if (!no_declare) {
         for (int s = 0; s < 4; s++) {
             i64 pair = SD_(SD_PAIR, s);
             if (!((declared >> s) & 1) && (cards & pair) == pair) M_(d, nm++) = MV_DECLARE + s;
@@ -263,7 +269,7 @@ static int family_calls(Ctx *x, int d, int seat, int root, int nm) {
     }
     if (R_(R_PARTNERS) == 0) return nm;
     i64 gone = S_(d, F_GONE);
-    if (asked < 2) {
+    if (!no_whole) {
         int able = 0, yes = 0;
         for (int s = 0; s < 4; s++) {
             i64 pair = SD_(SD_PAIR, s);
@@ -507,7 +513,7 @@ static i64 call(Ctx *x, int e, int seat, i64 mv) {
         S_(e, F_TURN) = (seat + 2) % 4;
         if (mv == MV_ASK_WHOLE) {
             if (S_(e, F_ASKED + side) < 1) S_(e, F_ASKED + side) = 1;
-            S_(e, F_WHOLE + side) = 1;
+            S_(e, F_WHOLE + side) |= R_(R_ORDER) >= 3 ? 1 << (seat >> 1) : 1;
             S_(e, F_ASKKIND) = -1;
         } else {
             int suit = (int)(mv - MV_ASK_HALF);
@@ -855,8 +861,8 @@ static i64 meta(const Ctx *x, int d) {
     m = m * 8 + S_(d, F_ASKKIND) + 1;
     m = m * 4 + S_(d, F_ASKED);
     m = m * 4 + S_(d, F_ASKED + 1);
-    m = m * 2 + S_(d, F_WHOLE);
-    m = m * 2 + S_(d, F_WHOLE + 1);
+    m = m * 4 + S_(d, F_WHOLE);
+    m = m * 4 + S_(d, F_WHOLE + 1);
     m = m * 2 + S_(d, F_SANG);
     m = m * 2 + S_(d, F_SANG + 1);
     m = m * 2 + S_(d, F_WIN20);

@@ -54,7 +54,9 @@ LAYOUT = Layout(PIQUET_36, STRENGTH)
 DECK_LAYOUTS = {deck.name: Layout(deck, STRENGTH) for deck in (PIQUET_36, SHORT_24)}
 CARD_PIPS = {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}
 """Card pips, used only to order moves in the family (where cards score through the pip point)."""
-ORDER = {"free": 0, "ordered": 1, "whole_first": 2}
+ORDER = {"free": 0, "ordered": 1, "whole_first": 2, "main_form": 3, "illisoft_2002": 4}
+"""The kernel's call orders; with the per-seat lockouts (3, 4) ``F_WHOLE`` holds a bit per seat
+of the side (``1 << (seat >> 1)``) that has asked for a whole."""
 SUIT_BY_LETTER = {s.letter: s.index for s in PIQUET_36.suits}
 
 
@@ -199,11 +201,12 @@ def _row(state: MarriageState, pos: PointPosition, mover: int, obs: JSON) -> Non
 def _calls(state: MarriageState, pos: PointPosition, obs: JSON) -> None:
     """Asks made per side (the order rules), and a pending ask or the right to call now."""
     row = pos.row
+    per_seat = ORDER[state.game.rules.order] >= 3  # type: ignore[attr-defined]
     for seat, text in obs["calls"]:
         side = side_of(state, seat)
         if text == "ask whole":
             row[K.F_ASKED + side] = max(row[K.F_ASKED + side], 1)
-            row[K.F_WHOLE + side] = 1
+            row[K.F_WHOLE + side] |= 1 << (seat >> 1) if per_seat else 1
         elif text.startswith("ask half"):
             row[K.F_ASKED + side] = 2
     if state.phase == ANSWER_PHASE:

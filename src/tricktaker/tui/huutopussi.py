@@ -666,6 +666,11 @@ class HuutopussiScreen(MarriageScreen):
             rules.append("card points 11/10/4/3/2")
         if opts["calls_after_any_trick"] and not self.three:
             rules.append("calls after any won trick")
+        if opts["ask_lockouts"] == "main_form":
+            rules.append("who asks for a whole may no longer declare, nor his partner ask for one")
+        elif opts["ask_lockouts"] == "illisoft_2002":
+            rules.append("who asks may no longer declare; after a half neither partner declares or asks "
+                         "for a whole")
         if not opts["defender_penalty"]:
             rules.append("no-trick penalty for the declarers only after a failed sweep")
         if not opts["redeal"]:
