@@ -305,3 +305,52 @@ def test_a_player_with_an_identity_enters_a_set_once_under_their_nickname(tmp_pa
         ws.send({"type": "join", "token": entry.json()["token"]})
         assert ws.until("error")["code"] == "bad_token"
         assert len(results(srv, tournament["id"])["standings"]) == 1  # still one entry
+
+
+def test_yesterdays_daily_sets_stay_with_their_results_and_todays_are_new(tmp_path: Path) -> None:
+    """The daily sets change with the date; a past day's set that someone entered is listed
+    under the earlier days and keeps its results, and a past day nobody opened is not made."""
+    import asyncio
+
+    from tricktaker.server.botpool import BotLimits, BotPool
+    from tricktaker.server.duplicate import Duplicate
+    from tricktaker.server.store import Store
+    from tricktaker.server.tables import TableError, Tables
+
+    day = [datetime.date(2026, 11, 25)]
+
+    async def scenario() -> None:
+        tables = Tables(Store(str(tmp_path / "days.db")), BotPool(0, BotLimits()), bot_delay=0)
+        duplicate = Duplicate(tables, today=lambda: day[0])
+        await tables.start()
+        await duplicate.start()
+        first = await duplicate.overview()
+        assert first["past"] == [] and first["daily"][0]["id"] == "daily-2026-11-25-tuppi"
+        await duplicate.enter("daily-2026-11-25-tuppi", {"nickname": "Ana"})
+        day[0] = datetime.date(2026, 11, 26)
+        second = await duplicate.overview()
+        assert second["daily"][0]["id"] == "daily-2026-11-26-tuppi"
+        assert [(s["id"], s["entrants"]) for s in second["past"]] == [("daily-2026-11-25-tuppi", 1)]
+        assert (await duplicate.results("daily-2026-11-25-tuppi"))["standings"][0]["nickname"] == "Ana"
+        with pytest.raises(TableError) as never:
+            await duplicate.find_set("daily-2026-11-24-tuppi")
+        assert never.value.code == "no_set"
+        await tables.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_board_just_over_counts_before_its_score_is_written(tmp_path: Path) -> None:
+    """The score is written just after the last card is told; a page that goes back to the set
+    at once must find the board finished, not be sent to it again."""
+    db = str(tmp_path / "race.db")
+    with running(db) as srv:
+        made = new_set(srv)
+        ana = enter(srv, made["id"], "Ana")
+        board, _ = play_board(srv, ana)
+        with sqlite3.connect(db) as conn:  # as if the page came back before the listener ran
+            conn.execute("UPDATE tt_dup_boards SET score = NULL")
+        assert results(srv, made["id"], ana)["you"]["finished"] == 1
+        with sqlite3.connect(db) as conn:
+            conn.execute("UPDATE tt_dup_boards SET score = NULL")
+        assert next_board(srv, ana)["board"] == 1

@@ -325,11 +325,15 @@ class DuplicateStore:
             return found
         return spec
 
-    def recent_sets(self, limit: int) -> list[tuple[SetSpec, int]]:
-        """The newest on-demand sets and how many entered each."""
+    def recent_sets(self, limit: int, before: str | None = None) -> list[tuple[SetSpec, int]]:
+        """The newest on-demand sets, or with ``before`` (a date) the daily sets of the days
+        before it, newest first, and how many entered each."""
+        query = select(dup_sets).where(dup_sets.c.kind == "custom").order_by(dup_sets.c.created.desc())
+        if before is not None:
+            query = (select(dup_sets).where((dup_sets.c.kind == "daily") & (dup_sets.c.day < before))
+                     .order_by(dup_sets.c.day.desc(), dup_sets.c.game))
         with self.engine.connect() as conn:
-            rows = conn.execute(select(dup_sets).where(dup_sets.c.kind == "custom")
-                                .order_by(dup_sets.c.created.desc()).limit(limit)).mappings().all()
+            rows = conn.execute(query.limit(limit)).mappings().all()
             specs = [_spec(row) for row in rows]
             counts = self._entrants(conn, [s.id for s in specs])
         return [(spec, counts.get(spec.id, 0)) for spec in specs]
@@ -453,13 +457,32 @@ class Duplicate:
 
     async def on_over(self, table: Table) -> None:
         """A table's hand is over: if it is a board, record its entrant's score."""
-        if not table.stored.single_hand:
-            return
+        await self._record(table)
+
+    async def _record(self, table: Table) -> float | None:
+        """Record the score of a board whose hand is over (once); the score, or None."""
+        if not table.stored.single_hand or not table.state.is_over():
+            return None
         seat = next((s for s, info in enumerate(table.stored.seats) if info["kind"] == "human"), None)
         if seat is None:
-            return
+            return None
         score, points = net_score(table.state, seat)
         await self._in_db(self.store.record_score, table.id, score, points)
+        return score
+
+    async def _settle(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``rows`` of boards, each one whose hand is over scored: the listener runs just after
+        the last card is told, and a page that moves on at once must not find it unscored."""
+        for row in rows:
+            if row["score"] is not None:
+                continue
+            table = self.tables.tables.get(row["table_id"])  # a board being played is in memory
+            if table is None:
+                stored = await self._in_db(self.tables.store.load_table, row["table_id"])
+                table = Table.rebuild(stored) if stored is not None and stored.status == "over" else None
+            if table is not None:
+                row["score"] = await self._record(table)
+        return rows
 
     # -- sets --------------------------------------------------------------------------
 
@@ -477,14 +500,17 @@ class Duplicate:
         raise TableError("no_set", f"no tournament set {set_id!r}")
 
     async def overview(self) -> dict[str, Any]:
-        """Today's daily set of every game and the newest on-demand sets, with entrant counts."""
+        """Today's daily set of every game, the newest on-demand sets, and the daily sets of
+        earlier days that someone entered (their results stay), with entrant counts."""
         today = self.today().isoformat()
         daily = [await self.find_set(f"daily-{today}-{game}") for game in GAMES]
         counts = await self._in_db(self.store.entrant_counts, [s.id for s in daily])
         recent = await self._in_db(self.store.recent_sets, LISTED_SETS)
+        past = await self._in_db(self.store.recent_sets, 4 * LISTED_SETS, today)
         return {"today": today, "bots": list(BOTS), "max_boards": MAX_BOARDS,
                 "daily": [s.public() | {"entrants": counts.get(s.id, 0)} for s in daily],
-                "sets": [s.public() | {"entrants": n} for s, n in recent]}
+                "sets": [s.public() | {"entrants": n} for s, n in recent],
+                "past": [s.public() | {"entrants": n} for s, n in past if n][:LISTED_SETS]}
 
     async def create_set(self, request: Any) -> SetSpec:
         try:
@@ -555,7 +581,8 @@ class Duplicate:
         entry = await self._entry(entry_id, token)
         spec = await self.find_set(entry["set_id"])
         async with self.lock:
-            played = {row["board"]: row for row in await self._in_db(self.store.entry_boards, entry_id)}
+            rows = await self._settle(await self._in_db(self.store.entry_boards, entry_id))
+            played = {row["board"]: row for row in rows}
             for board, (seed, dealer) in enumerate(spec.boards):
                 row = played.get(board)
                 if row is not None and row["score"] is not None:
@@ -597,7 +624,7 @@ class Duplicate:
             if viewer["set_id"] != spec.id:
                 raise TableError("bad_token", "this entry belongs to another set")
         entries = await self._in_db(self.store.entries, spec.id)
-        rows = await self._in_db(self.store.boards, spec.id)
+        rows = await self._settle(await self._in_db(self.store.boards, spec.id))
         names = {e["id"]: e["nickname"] for e in entries}
         results: list[dict[str, float]] = [{} for _ in spec.boards]
         tables: list[dict[str, str]] = [{} for _ in spec.boards]

@@ -63,6 +63,8 @@ function renderOverview() {
   $("daily").replaceChildren(...overview.daily.map(setRow));
   $("recent").replaceChildren(...(overview.sets.length ? overview.sets.map(setRow)
     : [el("li", { className: "empty" }, t("dupNone"))]));
+  const past = overview.past || [];
+  $("past").replaceChildren(...(past.length ? past.map(setRow) : [el("li", { className: "empty" }, t("dupNone"))]));
   renderCreateForm();
 }
 
