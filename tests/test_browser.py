@@ -970,3 +970,41 @@ def test_a_page_waiting_in_a_queue_joins_again_after_a_restart(tmp_path: Path, n
     finally:
         process.kill()
         process.wait(10)
+
+
+def test_a_three_player_tute_table_from_the_lobby_plays_a_whole_round(server: Running,
+                                                                     new_page: NewPage) -> None:
+    """Issue 24: Tute for three (each alone) and a variant option, chosen in the lobby and
+    played in the browser to the end of a round; the turned trump card shows on the felt."""
+    page = new_page()
+    page.goto(server.url + "/")
+    page.get_by_test_id("game-select").select_option("tute")
+    page.get_by_test_id("size-select").select_option("3")
+    expect(page.get_by_test_id("seat-2-kind")).to_be_attached()
+    expect(page.get_by_test_id("seat-3-kind")).not_to_be_attached()
+    for seat in (1, 2):
+        page.get_by_test_id(f"seat-{seat}-kind").select_option("bot")
+        page.get_by_test_id(f"seat-{seat}-bot").select_option("random")
+    page.locator("#options-box > summary").click()
+    page.get_by_test_id("option-must_declare").check()
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/t/[^#]+#token=."))
+    table_id = table_id_of(page)
+    info = server.http.get(f"/api/tables/{table_id}").json()
+    assert info["options"]["players"] == 3 and info["options"]["must_declare"] is True
+    wait_my_turn(page)
+    obs = observation(page)
+    assert obs["players"] == 3 and len(obs["hand"]) >= 12  # 13, less one if a bot led to us
+    turned = page.get_by_test_id("trump").locator("[data-card]")
+    expect(turned).to_have_attribute("data-card", obs["trump_card"])
+    assert obs["trump_card"] not in obs["hand"]
+    rng = random.Random(3)
+    first = hand_number(page)
+    while True:
+        wait_my_turn(page, extra=f"() => window.tricktaker.state.obs.hand_number !== {first}"
+                                 " || document.body.dataset.over === 'true'")
+        if hand_number(page) != first or page.evaluate("() => document.body.dataset.over") == "true":
+            break
+        take_turn(page, rng)
+    expect(page.get_by_test_id("history").locator("details")).to_have_count(1)  # the round, summed up
+    assert server.http.get(f"/api/tables/{table_id}").json()["hand_number"] >= 1
