@@ -519,6 +519,7 @@ class Session:
         self.strikes = 0
         self.table: Table | None = None
         self.seat: int | None = None
+        self.hint_task: asyncio.Task[None] | None = None
 
     async def run(self) -> None:
         try:
@@ -581,6 +582,8 @@ class Session:
                 await self.tables.act(self.table, self.seat, message.get("action"), message.get("seq"))
             elif kind == "rematch":
                 await self.tables.rematch(self.table, self.seat)
+            elif kind == "hint":  # a search of seconds: answered in the background, moves go on
+                self.hint_task = asyncio.get_running_loop().create_task(self.hint())
             elif kind == "why":
                 action = message.get("action")
                 reason, code, params = await self.tables.why(self.table, self.seat, action)
@@ -588,12 +591,24 @@ class Session:
                                         "code": code, "params": params})
             else:
                 raise TableError("malformed",
-                                 f"unknown message type {kind!r} (join, act, why, rematch, ping)")
+                                 f"unknown message type {kind!r} (join, act, why, hint, rematch, ping)")
         except TableError as exc:
             reply = error(exc.code, str(exc))
             if exc.code == "illegal":
                 reply |= {"reason": exc.reason, "params": exc.params}
             await self.client.send(reply)
+
+    async def hint(self) -> None:
+        """Answer a ``hint`` message (server/review.py): the hint, or the error that refused it."""
+        assert self.table is not None
+        try:
+            await self.client.send(await self.tables.hint(self.table, self.seat))
+        except TableError as exc:
+            await self.client.send(error(exc.code, str(exc)))
+        except Exception:
+            log.exception("a hint at table %s failed", self.table.id)
+            with contextlib.suppress(Exception):
+                await self.client.send(error("internal", "the server could not give a hint"))
 
     async def join(self, message: dict[str, Any]) -> None:
         if self.table is not None:

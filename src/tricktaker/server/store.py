@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Float,
     Integer,
@@ -58,6 +59,7 @@ tables = Table(
     Column("single_hand", Integer),               # 1: the table plays one hand (a duplicate board)
     Column("dealer", Integer),                    # who deals first (null: seat 0)
     Column("home", String(200)),                  # the page a finished table leads back to
+    Column("practice", Boolean),                  # a practice table: hints on demand (null: no)
 )
 
 actions = Table(
@@ -137,6 +139,8 @@ class StoredTable:
     home: str | None = None
     """The page the table belongs to (a tournament's): its page leads there once it is over,
     instead of offering *Play again*."""
+    practice: bool = False
+    """A practice table: a seat may ask for a hint on its turn (docs/server.md, *Analysis and hints*)."""
 
 
 def database_url(db: str) -> str:
@@ -170,7 +174,8 @@ class Store:
         if "next_id" not in have:
             with self.engine.begin() as conn:
                 conn.execute(text("ALTER TABLE tt_tables ADD COLUMN next_id VARCHAR(32)"))
-        added = {"turn_time": "FLOAT", "single_hand": "INTEGER", "dealer": "INTEGER", "home": "VARCHAR(200)"}
+        added = {"turn_time": "FLOAT", "single_hand": "INTEGER", "dealer": "INTEGER", "home": "VARCHAR(200)",
+                 "practice": "BOOLEAN"}
         for name, kind in added.items():
             if name not in have:
                 with self.engine.begin() as conn:
@@ -190,7 +195,8 @@ class Store:
             options=json.dumps(table.options), seed=table.seed,
             seats=json.dumps(table.seats), status=table.status, created=table.created,
             next_id=table.next_id, turn_time=table.turn_time,
-            single_hand=int(table.single_hand), dealer=table.dealer, home=table.home))
+            single_hand=int(table.single_hand), dealer=table.dealer, home=table.home,
+            practice=table.practice))
 
     def add_next_table(self, previous_id: str, table: StoredTable) -> None:
         """Store the table of a finished table's next match, and the link to it, in one transaction:
@@ -259,7 +265,8 @@ def _stored(row: Any) -> StoredTable:
                        options=json.loads(row["options"]), seed=row["seed"],
                        seats=json.loads(row["seats"]), status=row["status"], created=row["created"],
                        next_id=row["next_id"], turn_time=row["turn_time"],
-                       single_hand=bool(row["single_hand"]), dealer=row["dealer"] or 0, home=row["home"])
+                       single_hand=bool(row["single_hand"]), dealer=row["dealer"] or 0, home=row["home"],
+                       practice=bool(row["practice"]))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -27,6 +27,7 @@ from ..cards import Deck
 from ..engine import Game, IllegalActionError, OptionError, State
 from .botpool import BotPool, check_spec, seatable
 from .players import Player, Players
+from .review import HINT_BOT, Reviewer
 from .store import Store, StoredTable
 
 __all__ = ["Client", "Table", "TableError", "Tables"]
@@ -88,6 +89,11 @@ def _logged(table: Table, seat: int, what: str) -> Iterator[None]:
         log.exception("%s at table %s seat %d failed", what, table.id, seat)
 
 
+def _same(message: dict[str, Any]) -> Callable[[int | None], dict[str, Any]]:
+    """A message that every seat gets alike (for :meth:`Tables._send_all`)."""
+    return lambda _seat: message
+
+
 def token_hash(token: str) -> str:
     """Tokens are stored hashed: a copy of the database does not let anyone take a seat."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -125,6 +131,12 @@ class Table:
     deadline: tuple[int, int, float, bool] | None = None
     """The person's turn being timed: seat, seq, when it runs out (``time.monotonic``), and
     whether they were connected when it was set."""
+    reviews: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Each finished hand's ``review`` message by its number (from 1), once computed
+    (:mod:`.review`); a restart forgets them and they are computed again."""
+    review_task: asyncio.Task[None] | None = None
+    hint: tuple[tuple[int, int], asyncio.Task[str]] | None = None
+    """The hint being computed or last given: (seq, seat) and the bot's answer."""
 
     @classmethod
     def rebuild(cls, stored: StoredTable) -> Table:
@@ -252,6 +264,7 @@ class Table:
             "turn_time": self.stored.turn_time or 0.0,
             "single_hand": self.stored.single_hand,
             "home": self.stored.home,
+            "practice": self.stored.practice,
         }
 
     def presence_message(self, absent_time: float) -> dict[str, Any]:
@@ -348,6 +361,8 @@ class Tables:
         """The grace of a person gone after joining before a bot plays their turns; with a
         turn time, also the most a person who is not connected has for a turn."""
         self.tables: dict[str, Table] = {}
+        self.reviewer = Reviewer(1 if bots.workers > 0 else 0)
+        """Reviews finished hands in a process of its own, so no bot waits behind one."""
         self._db = ThreadPoolExecutor(1, thread_name_prefix="tricktaker-db")
         self._pending: list[tuple[Row, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
@@ -412,9 +427,12 @@ class Tables:
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
+            if table.review_task is not None:
+                table.review_task.cancel()
             self._disarm(table)
         self._db.shutdown(wait=True)
         self.pool.close()
+        self.reviewer.close()
         self.store.close()
 
     # -- creating and finding tables ----------------------------------------------
@@ -429,7 +447,7 @@ class Tables:
         secret, :func:`.club.seat_token`)."""
         if not isinstance(request, dict):
             raise TableError("malformed", "a table request is a JSON object")
-        unknown = set(request) - {"game", "preset", "options", "seats", "turn_time"}
+        unknown = set(request) - {"game", "preset", "options", "seats", "turn_time", "practice"}
         if unknown:
             raise TableError("malformed",
                              f"unknown field(s) in the table request: {', '.join(sorted(unknown))}")
@@ -452,6 +470,9 @@ class Tables:
                 or not 0 <= turn_time <= MAX_TURN_TIME):
             raise TableError("bad_request",
                              f"turn_time must be seconds from 0 (no limit) to {MAX_TURN_TIME:g}")
+        practice = request.get("practice", False)
+        if not isinstance(practice, bool):
+            raise TableError("bad_request", "practice must be true or false")
         given = tokens
         tokens = []
         for i, info in enumerate(seats):
@@ -466,7 +487,7 @@ class Tables:
             seats[creator] |= {"player": player.id, "nickname": player.nickname}
         stored = StoredTable(id=secrets.token_urlsafe(9), game=game.name, preset=game.preset,
                              options=dict(game.options), seed=random.SystemRandom().randrange(2**31),
-                             seats=seats, turn_time=float(turn_time))
+                             seats=seats, turn_time=float(turn_time), practice=practice)
         return await self.open(stored), tokens
 
     async def open(self, stored: StoredTable) -> Table:
@@ -501,7 +522,8 @@ class Tables:
             if next_id is None:
                 stored = StoredTable(id=secrets.token_urlsafe(9), game=old.game, preset=old.preset,
                                      options=dict(old.options), seed=random.SystemRandom().randrange(2**31),
-                                     seats=[dict(info) for info in old.seats], turn_time=old.turn_time)
+                                     seats=[dict(info) for info in old.seats], turn_time=old.turn_time,
+                                     practice=old.practice)
                 await self._in_db(self.store.add_next_table, old.id, stored)
                 for number, info in enumerate(stored.seats):
                     if info.get("player"):
@@ -593,6 +615,9 @@ class Tables:
             await client.send({"type": "welcome", "seat": seat, "table": table.info()})
             await client.send(table.history_message(seat))
             await client.send(table.state_message(seat, self._starting(table)))
+            for number in sorted(table.reviews):
+                await client.send(table.reviews[number])
+            self._review_later(table)
         await self._presence(table)
         return seat
 
@@ -669,7 +694,10 @@ class Tables:
                 log.exception("could not store an action at table %s", table.id)
                 raise TableError("storage", "the server could not store the action; try again") from None
             table.stored.actions.append((seat, canonical))
+            finished = len(table.hands)
             table.note(seat, canonical)
+            if len(table.hands) > finished and table.clients:
+                self._review_later(table)
             self._arm_timer(table)  # before the broadcast, so the state tells the new turn's time
             if state.is_over():  # before anyone hears of the end: a profile opened then shows it
                 await self._match_over(table)
@@ -705,6 +733,49 @@ class Tables:
         except IllegalActionError as exc:
             return str(exc), exc.code, exc.params
         return "allowed", None, {}
+
+    # -- reviews and hints (server/review.py) ------------------------------------------
+
+    def _review_later(self, table: Table) -> None:
+        """Review the finished hands not reviewed yet, newest first, one at a time, in the background."""
+        if any(number not in table.reviews for number, _ in table.hands):
+            if table.review_task is None or table.review_task.done():
+                table.review_task = asyncio.get_running_loop().create_task(self._review(table))
+
+    async def _review(self, table: Table) -> None:
+        while missing := [number for number, _ in table.hands if number not in table.reviews]:
+            number = missing[-1]
+            try:
+                message = await self.reviewer.review(table.state.to_json(), number - 1)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # never again for this hand; the page shows no costs
+                log.exception("table %s: hand %d could not be reviewed", table.id, number)
+                message = {"type": "review", "hand": number, "failed": type(exc).__name__}
+            table.reviews[number] = message
+            await self._send_all(table, _same(message))
+
+    async def hint(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """The ``hint`` message for ``seat``: what :data:`~.review.HINT_BOT` would play in its
+        place, decided from that seat's view only.  Practice tables only, on the seat's turn."""
+        if seat is None:
+            raise TableError("not_your_turn", "spectators watch; hints are for the players")
+        if not table.stored.practice:
+            raise TableError("not_practice", "hints are given at practice tables only (chosen in the lobby)")
+        async with table.lock:  # a stored position, not one whose action is still being written
+            if table.state.is_over():
+                raise TableError("over", "the match is over")
+            if table.state.current_player != seat:
+                raise TableError("not_your_turn", "a hint is for your own turn")
+            key = (table.seq, seat)
+            if table.hint is None or table.hint[0] != key:
+                record = table.state.to_json()
+                seed = random.Random(f"{table.stored.seed}:{seat}:{key[0]}:hint").randrange(2**31)
+                table.hint = (key, asyncio.get_running_loop().create_task(
+                    self.pool.decide(record, seat, HINT_BOT, seed)))
+            task = table.hint[1]
+        action = await asyncio.shield(task)  # asked twice: one search, both answered
+        return {"type": "hint", "seq": key[0], "action": action, "bot": HINT_BOT}
 
     # -- bots ------------------------------------------------------------------------
 

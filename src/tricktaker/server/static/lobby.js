@@ -177,6 +177,7 @@ async function createTable(ev) {
     preset: $("preset").value || null,
     options: chosenOptions(game),
     turn_time: Number($("turn-time").value) || 0,
+    practice: $("practice").checked,
     seats: seatChoices.slice(0, n).map((c) => (c.kind === "human" ? { kind: "human" } : { kind: "bot", bot: c.bot })),
   };
   const button = $("create");

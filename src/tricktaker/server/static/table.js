@@ -36,6 +36,8 @@ const S = {
   thinking: null, // {seat, starting}: the bot whose turn it is
   timer: null, // {seat, until}: when the person to move runs out of time (the server plays for them)
   resultShownFor: null,
+  reviews: {}, // hand number -> its `review` (what each card cost), once the server has it
+  hint: null, // {seq, action}: the hint asked for on a practice table
 };
 
 // ------------------------------------------------------------ connection
@@ -173,6 +175,13 @@ function handle(msg) {
     case "timeout":
       showMessage(msg.seat === S.seat ? t("timedOutYou")
         : t(msg.away ? "awayPlayed" : "timedOut", { name: seatName(msg.seat) }), "info");
+      break;
+    case "review":
+      S.reviews[msg.hand] = msg;
+      if (S.obs) renderHistory();
+      break;
+    case "hint":
+      onHint(msg);
       break;
     case "why":
       S.pendingWhy = false;
@@ -675,6 +684,7 @@ function renderControls() {
   const { single, multi, other } = classify(S.legal);
   const myTurn = S.seat != null && S.legal.length > 0 && !S.over;
   const choosable = new Set(multi.flatMap((m) => [...m.cards]));
+  $("hint-btn").hidden = !(myTurn && S.table && S.table.practice);
 
   // Status: whose turn, and what to do.
   const status = $("status");
@@ -748,6 +758,9 @@ function renderControls() {
     const legal = myTurn && !S.pending && (multi.length ? choosable.has(card) : single.has(card));
     el.dataset.legal = legal ? "true" : "false";
     if (S.selection.has(card)) el.classList.add("selected");
+    if (myTurn && S.hint && S.hint.seq === S.seq && S.hint.action.split(" ").slice(1).includes(card)) {
+      el.classList.add("hinted");
+    }
   };
   const ownRows = S.seat != null && o.rows && o.rows[S.seat];
   document.body.classList.toggle("own-rows", !!ownRows);
@@ -836,13 +849,97 @@ function renderHistory() {
   const now = tricks.length
     ? `<ol class="tricks">${tricks.map((tr, i) => `<li>${trickHTML(tr, i + 1)}</li>`).join("")}</ol>`
     : `<p class="muted">${esc(t("noHistory"))}</p>`;
+  // a hand opened to read (its costs, say) stays open while the table re-renders
+  const opened = new Set([...$("history").querySelectorAll("details[open]")].map((d) => d.dataset.hand));
   const earlier = S.hands.length
-    ? S.hands.slice().reverse().map((h) => `<details><summary>${esc(t("handN", { n: h.number }))}</summary>` +
+    ? S.hands.slice().reverse().map((h) => `<details data-hand="${h.number}"${opened.has(String(h.number)) ? " open" : ""}><summary>${esc(t("handN", { n: h.number }))}</summary>` +
       `<ul>${handSummary(h.prev, c).map((l) => `<li>${l}</li>`).join("")}</ul>` +
       (h.prev.final_trick ? `<p class="small">${esc(t("lastTrick"))}: ${trickHTML(h.prev.final_trick, "✓").replace(/<span class="tn">.*?<\/span>/, "")}</p>` : "") +
-      `</details>`).join("")
+      reviewHTML(h.number) + `</details>`).join("")
     : `<p class="muted">${esc(t("noHistory"))}</p>`;
   $("history").innerHTML = `<h2>${esc(t("history"))}</h2><h3>${esc(t("thisHand"))}</h3>${now}<h3>${esc(t("earlierHands"))}</h3>${earlier}`;
+}
+
+// ------------------------------------------------------------ analysis and hints
+
+/** What a play cost, in the review's units: "best", "−2 tricks", "−13 points". */
+function costText(cost, units) {
+  if (cost === 0) return t("costBest");
+  if (units === "sooli") return t("costSooli");
+  if (units === "tricks") return cost === 1 ? t("costTrick1") : t("costTricks", { n: cost });
+  return cost === 1 ? t("costPoint1") : t("costPoints", { n: cost });
+}
+
+function playText(action) {
+  return action.startsWith("play ") ? cardRef(action.slice(5)) : actionLabel(action, S.obs, ctx());
+}
+
+function contractText(outcome) {
+  const c = outcome.contract || {};
+  const parts = [];
+  if (c.contract != null) parts.push(`<b>${esc(typeof c.contract === "string" ? t(c.contract) : c.contract)}</b>`);
+  if (c.declarer != null) parts.push(`${esc(t("declarer"))}: ${esc(seatName(c.declarer))}`);
+  if (c.soloist != null) parts.push(`${esc(t("soloist"))}: ${esc(seatName(c.soloist))}`);
+  return `${parts.join(" · ")} (${perSide(outcome.points)})`;
+}
+
+/**
+ * The review of hand ``number`` (server/review.py): each judged play with what it cost on
+ * the true deal and the best card, each player's total, and the par next to the contract
+ * played.  Plays whose cards were not all seen by the hand's end come as ``hidden``.
+ */
+function reviewHTML(number) {
+  const r = S.reviews[number];
+  if (!r) return `<p class="small muted" data-testid="review-pending">${esc(t("reviewPending"))}</p>`;
+  if (r.failed) return `<p class="small muted">${esc(t("reviewFailed"))}</p>`;
+  const tricks = new Map();
+  for (const d of r.decisions) {
+    if (!tricks.has(d.trick)) tricks.set(d.trick, []);
+    tricks.get(d.trick).push(d);
+  }
+  const play = (d) => {
+    let cost = "";
+    if (d.status === "analysed") {
+      cost = `<b class="cost ${d.cost ? "lost" : "best"}">${esc(costText(d.cost, r.units))}</b>`;
+      // the best plays, a few of them: a long list of equals says little more
+      const best = d.best.slice(0, 4).map(playText).join(", ") + (d.best.length > 4 ? ", …" : "");
+      if (d.cost) cost += ` <span class="muted">(${esc(t("costBestWas"))} ${best})</span>`;
+    } else {
+      cost = `<span class="muted">${esc(t(d.status === "hidden" ? "costHidden" : "costTimeout"))}</span>`;
+    }
+    return `<span class="play-cost" data-testid="play-cost" data-action="${esc(d.action)}" data-seat="${d.seat}" ` +
+      `data-status="${esc(d.status)}" data-cost="${d.cost ?? ""}">${esc(seatName(d.seat))} ${playText(d.action)} ${cost}</span>`;
+  };
+  const rows = [...tricks.entries()].sort((a, b) => a[0] - b[0]).map(([trick, plays]) =>
+    `<li><span class="tn">${esc(t("trickN", { n: trick + 1 }))}</span> ${plays.map(play).join(" · ")}</li>`).join("");
+  const totals = r.totals.map((cost, seat) => `${esc(seatName(seat))}: <b>${esc(cost ? costText(cost, r.units) : "0")}</b>`).join(" · ");
+  let par = "";
+  if (r.actual) {
+    par = `<p class="small" data-testid="par">${esc(t("played"))}: ${contractText(r.actual)}<br>` +
+      (r.par ? `${esc(t("par"))}: ${contractText(r.par)}` : esc(t("parHidden"))) + `</p>`;
+  }
+  const hidden = r.decisions.some((d) => d.status === "hidden") ? `<p class="small muted">${esc(t("reviewHiddenNote"))}</p>` : "";
+  return `<div class="review" data-testid="review" data-hand="${r.hand}"><h4>${esc(t("reviewTitle"))}</h4>` +
+    `<ol class="tricks">${rows}</ol><p class="small">${esc(t("costTotals"))}: ${totals}</p>${par}${hidden}</div>`;
+}
+
+/** An action as plain text (a message shows text, not markup): a card by its name. */
+function plainAction(action) {
+  if (action.startsWith("play ")) return cardName(action.slice(5));
+  const div = document.createElement("div");
+  div.innerHTML = actionLabel(action, S.obs, ctx());
+  return div.textContent;
+}
+
+function askHint() {
+  if (send({ type: "hint" })) showMessage(t("hintThinking"), "info");
+}
+
+function onHint(msg) {
+  if (msg.seq !== S.seq) return; // the table moved on meanwhile
+  S.hint = { seq: msg.seq, action: msg.action };
+  showMessage(t("hintIs", { action: plainAction(msg.action) }), "info");
+  renderControls();
 }
 
 /**
@@ -955,6 +1052,7 @@ function main() {
   onLangChange(() => { applyStatic(); renderInvites(); render(); if (S.gone) showGone(); });
   $("last-trick-btn").addEventListener("click", toggleLastTrick);
   $("last-trick-pop").addEventListener("click", () => { $("last-trick-pop").hidden = true; });
+  $("hint-btn").addEventListener("click", askHint);
   $("history-btn").addEventListener("click", () => {
     $("history").scrollIntoView({ behavior: "smooth", block: "start" });
   });
