@@ -441,6 +441,9 @@ def test_no_frame_carries_a_card_its_seat_may_not_see(tmp_path: Path, variant: s
             if message["type"] == "history":
                 assert message["lines"] == message["hands"] == []  # every socket joined at seq 0
                 continue
+            if message["type"] == "review":  # after a hand: only cards this seat has seen by then
+                assert set(pattern.findall(frame.replace(created["id"], ""))) <= seen, (seat, frame)
+                continue
             if message["type"] != "state":
                 assert not pattern.search(frame.replace(created["id"], "")), frame
                 continue
