@@ -298,17 +298,21 @@ def _without_timing(text: str) -> str:
 
 
 @pytest.mark.parametrize(("variant", "sides"),
-                         [([], ("N-S", "E-W")), (["--players", "2"], ("South", "North"))])
+                         [([], ("N-S", "E-W")), (["--players", "2"], ("South", "North")),
+                          (["--players", "3"], ("Seat 0", "Seat 1", "Seat 2"))])
 def test_simulate_prints_round_statistics(capsys: pytest.CaptureFixture[str], variant: list[str],
-                                          sides: tuple[str, str]) -> None:
+                                          sides: tuple[str, ...]) -> None:
     assert cli.main(["simulate", "tute", "--hands", "60", "--seed", "2", *variant]) == 0
     out = capsys.readouterr().out
     assert "60 single rounds" in out and "rounds/s" in out
     for word in ("Round winners", "Round points", "Cantes per round", "las cuarenta", "veinte", "Tute",
                  "Equal points", "Last trick"):
         assert word in out
-    rows = re.findall(rf"^\s+({sides[0]}|{sides[1]}|nobody \(equal points\))\s+(\d+)\s", out, re.MULTILINE)
+    names = "|".join([*sides, r"nobody \(equal points\)"])
+    rows = re.findall(rf"^\s+({names})\s+(\d+)\s", out, re.MULTILINE)
     assert sum(int(n) for _, n in rows) == 60
+    if len(sides) == 3:  # each alone: the turned card's points are out of play
+        assert "less the turned card's points" in " ".join(out.split())
 
 
 def test_simulate_is_deterministic_given_the_seed(capsys: pytest.CaptureFixture[str]) -> None:

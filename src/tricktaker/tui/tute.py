@@ -573,7 +573,9 @@ class TuteStats(SimStats):
                 row.append(count_cell(count, n))
             spread.add_row(*row)
         out.print(spread)
-        out.print(Text("points = cards + cantes + 10 for the last trick (130 without cantes)", style="dim"))
+        total = ("130 without cantes, less the turned card's points" if game.num_players == 3
+                 else "130 without cantes")
+        out.print(Text(f"points = cards + cantes + 10 for the last trick ({total})", style="dim"))
 
         out.print(Text("Cantes per round   ").append_text(self.shares(self.cantes_per_round, n)))
         out.print(Text.assemble("Cantes sung        las cuarenta ", (str(self.cantes["40"]), "bold"),
