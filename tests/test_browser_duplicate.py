@@ -91,6 +91,10 @@ def test_a_person_enters_a_set_of_two_boards_plays_them_and_reads_the_results(
     expect(boards.last).to_be_visible()
     expect(boards.last.get_by_test_id("board-row")).to_have_count(1)
     expect(page.get_by_test_id("deal")).to_have_count(2)  # finished: the deals are shown
+    # on a phone the results fit the screen's width (a board's table scrolls within itself)
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(boards.last).to_be_visible()
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     # a second person, in a browser of their own, sees neither board's deal before playing it
     other = open_page(browser, errors)
     other.goto(share)

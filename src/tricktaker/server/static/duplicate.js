@@ -186,7 +186,7 @@ function renderBoard(b) {
     el("thead", {}, el("tr", {}, ...["dupPlayer", "dupScore", "dupMatchpoints", "dupPercent", "dupImps", "dupRecord"]
       .map((k) => el("th", {}, t(k))))), el("tbody", {}, ...rows));
   return el("div", { className: "dup-board", dataset: { testid: "board", board: String(b.board) } },
-    head, el("details", {}, el("summary", {}, t("dupDeal")), deal), table);
+    head, el("details", {}, el("summary", {}, t("dupDeal")), deal), el("div", { className: "dup-scroll" }, table));
 }
 
 async function enterSet(ev) {
