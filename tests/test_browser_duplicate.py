@@ -77,6 +77,8 @@ def test_a_person_enters_a_set_of_two_boards_plays_them_and_reads_the_results(
         home = page.get_by_test_id("home-link")
         expect(home).to_be_visible()
         expect(page.get_by_test_id("rematch")).to_be_hidden()
+        expect(page.locator("#over-title")).to_have_text("Hand over")  # one hand, not a match
+        expect(page.locator("#over-detail")).to_contain_text("Points")
         home.click()
         page.wait_for_url(share)
     expect(page.get_by_test_id("entry-status")).to_contain_text("You have played every board")
@@ -97,7 +99,11 @@ def test_a_person_enters_a_set_of_two_boards_plays_them_and_reads_the_results(
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     # a second person, in a browser of their own, sees neither board's deal before playing it
     other = open_page(browser, errors)
+    other.goto(server.url + "/duplicate")  # an entry this server does not know (a database started afresh)
+    other.evaluate("k => localStorage.setItem(k, JSON.stringify({entry: 'gone', token: 'x'}))",
+                   "tricktaker:duplicate:" + share.rsplit("/", 1)[1])
     other.goto(share)
+    expect(other.get_by_test_id("nickname")).to_be_visible()  # forgotten: the page offers to enter
     expect(other.get_by_test_id("standing")).to_have_count(1)
     expect(other.get_by_test_id("board")).to_have_count(2)
     expect(other.get_by_test_id("deal")).to_have_count(0)

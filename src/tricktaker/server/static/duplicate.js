@@ -113,7 +113,7 @@ async function loadResults() {
   const res = await fetch(`/api/duplicate/sets/${encodeURIComponent(setId)}${query}`,
     { headers: entry ? { "X-Entry-Token": entry.token } : {} });
   const data = await res.json().catch(() => ({}));
-  if (res.status === 403 && entry) { // not this set's entry (a database started afresh): forget it
+  if ((res.status === 403 || data.code === "no_entry") && entry) { // not this set's entry (a database started afresh): forget it
     localStorage.removeItem(entryKey(setId));
     return loadResults();
   }

@@ -998,12 +998,16 @@ function renderOver() {
   const dlg = $("over");
   if (!S.over) { dlg.hidden = true; return; }
   if (dlg.dataset.closed === "true") return;
-  let text = t("matchOver");
-  if (o.winner != null) {
+  // a single-hand table (a duplicate board) ends with its hand: its points, not a match's winner
+  const single = Boolean(S.table && S.table.single_hand);
+  $("over-title").textContent = t(single ? "handOver" : "matchOver");
+  let text = single ? "" : t("matchOver");
+  if (o.winner != null && !single) {
     text = S.seat != null ? (sideOf(S.seat) === o.winner ? t("youWin") : t("youLose")) : winnerText(o.winner);
   }
   $("over-winner").textContent = text;
-  $("over-detail").innerHTML = `<p>${esc(t("score"))}: ${perSide(o.scores || [])}</p>`;
+  const points = single && o.previous_hand ? o.previous_hand.points : null;
+  $("over-detail").innerHTML = `<p>${esc(t(points ? "points" : "score"))}: ${perSide(points || o.scores || [])}</p>`;
   $("record-link").href = `/api/tables/${encodeURIComponent(S.id)}/record`;
   // a tournament's table (a duplicate board) leads back to its tournament, not to a next match
   const home = S.table && S.table.home;
