@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -129,3 +130,30 @@ def test_practice_must_be_true_or_false(server: Running) -> None:
         "game": "tuppi", "practice": "yes",
         "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3})
     assert response.status_code == 400 and "practice must be true or false" in response.json()["error"]
+
+
+def test_practice_and_the_reviews_survive_a_restart(tmp_path: Path) -> None:
+    """The practice choice is stored with the table; the reviews a restart forgot are made again
+    when someone joins, and match the ones sent before."""
+    db = str(tmp_path / "t.db")
+    with running(db, bot_time=0.5) as srv:
+        table = srv.create("tute", ["human", "random", "random", "random"], practice=True)
+        ws = srv.ws(table["id"])
+        ws.join(table["seats"][0]["token"])
+        _play_first_hand(srv, ws)
+        before = ws.until("review", timeout=60, hand=1)
+    with running(db, bot_time=0.5) as srv:
+        assert srv.http.get(f"/api/tables/{table['id']}").json()["practice"] is True
+        ws = srv.ws(table["id"])
+        ws.join(table["seats"][0]["token"])
+        after = ws.until("review", timeout=60, hand=1)
+        both = before["decisions"] + after["decisions"]
+        timed_out = {d["number"] for d in both if d["status"] == "timeout"}
+        same = [(b, a) for b, a in zip(before["decisions"], after["decisions"], strict=True)
+                if b["number"] not in timed_out]
+        assert same and all(b == a for b, a in same)
+        state = [m for m in map(json.loads, ws.frames) if m["type"] == "state"][-1]  # came before the review
+        while not state["legal"]:
+            state = ws.until("state")
+        ws.send({"type": "hint"})
+        assert ws.until("hint", timeout=60)["action"] in state["legal"]
