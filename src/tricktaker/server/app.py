@@ -519,7 +519,7 @@ class Session:
         self.strikes = 0
         self.table: Table | None = None
         self.seat: int | None = None
-        self.hint_task: asyncio.Task[None] | None = None
+        self.hints: set[asyncio.Task[None]] = set()
 
     async def run(self) -> None:
         try:
@@ -583,7 +583,9 @@ class Session:
             elif kind == "rematch":
                 await self.tables.rematch(self.table, self.seat)
             elif kind == "hint":  # a search of seconds: answered in the background, moves go on
-                self.hint_task = asyncio.get_running_loop().create_task(self.hint())
+                task = asyncio.get_running_loop().create_task(self.hint())
+                self.hints.add(task)  # held until done: the loop keeps only a weak reference
+                task.add_done_callback(self.hints.discard)
             elif kind == "why":
                 action = message.get("action")
                 reason, code, params = await self.tables.why(self.table, self.seat, action)
