@@ -179,7 +179,8 @@ class Rules:
         self.sides = 2 if self.partners else 3
         self.values = FIVES if o["card_values"] == "fives" else PIPS
         self.marriage_values = MARRIAGES[o["marriage_values"]]
-        self.card_total = 4 * sum(self.values.values()) + LAST_TRICK
+        self.last_trick = o["last_trick"]
+        self.card_total = 4 * sum(self.values.values()) + self.last_trick
         self.max_bid = self.card_total + sum(self.marriage_values.values())
         self.exchange = o["exchange"]
         self.own_lead_only = self.partners and not o["calls_after_any_trick"]
@@ -345,6 +346,7 @@ class Rules:
         marriages: list[list[Any]] = []
         asker = None
         last = None
+        declarer_took = False
         for text in actions:
             words = text.split()
             if words[0] == "play":
@@ -356,6 +358,7 @@ class Rules:
                 turn = self.trick_winner(trick, trump)
                 last = self.side(turn)
                 tricks_won[last] += 1
+                declarer_took = declarer_took or turn == declarer
                 taken[last] += [c for _, c in trick]
                 trick = []
             elif words[0] == "ask":
@@ -372,7 +375,7 @@ class Rules:
         collected = [self.points(t) for t in taken]
         for seat, _, value in marriages:
             collected[self.side(seat)] += value
-        collected[last] += LAST_TRICK
+        collected[last] += self.last_trick
         dside = self.side(declarer)
         collected[dside] += self.points(sorted(discard))
         made = collected[dside] >= contract
@@ -383,8 +386,13 @@ class Rules:
         swept = no_tricks == [s for s in range(self.sides) if s != dside]
         if not made and swept and not self.options["defender_penalty"]:
             penalised = []
+        if self.options["declarer_no_trick"] == "seat_double":  # the declarer, not his side
+            penalised = [s for s in penalised if s != dside]
         for s in penalised:
             points[s] -= opening
+        if self.options["declarer_no_trick"] == "seat_double" and not declarer_took:
+            made, points[dside] = False, -2 * opening
+            penalised.append(dside)
         new = [scores[s] + points[s] for s in range(self.sides)]
         top = max(new)
         winner = new.index(top) if top >= TARGET and new.count(top) == 1 else None

@@ -114,6 +114,8 @@ VARIANTS = [
     {"opener": "left_of_dealer", "forced_opening": False, "redeal_hand": "four_sixes", "bid_ban": -250},
     {"players": 3, "kitty": 6, "kitty_shown": False},
     {"ask_lockouts": "main_form"},
+    {"preset": "main_form"},
+    {"preset": "main_form", "players": 3},
     {"ask_lockouts": "illisoft_2002", "calls_after_any_trick": True, "exchange": 4},
 ]
 

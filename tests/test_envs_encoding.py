@@ -49,6 +49,7 @@ PHASES = {
     "huutopussi": {"bid", "give", "raise", "return", "play", "answer"},
     "huutopussi-three": {"bid", "raise", "discard", "play"},
     "huutopussi-three-kitty6": {"bid", "raise", "discard", "play"},
+    "huutopussi-main-form": {"bid", "give", "raise", "return", "play", "answer"},
     "huutopussi-variants": {"bid", "give", "raise", "return", "play", "answer"},
 }
 """The phases the no-leak test must have visited, per variant."""

@@ -1264,7 +1264,8 @@ def test_default_options():
                                     "defender_penalty": True, "redeal": True,
                                     "redeal_hand": "three_sixes", "opener": "dealer",
                                     "forced_opening": True, "bid_ban": -500, "kitty": 3,
-                                    "kitty_shown": True, "ask_lockouts": "none"}
+                                    "kitty_shown": True, "ask_lockouts": "none", "last_trick": 20,
+                                    "declarer_no_trick": "side"}
 
 
 # -- errors and observations --------------------------------------------------------------------------------
@@ -1347,6 +1348,8 @@ VARIANTS = {
     "three_kitty_6_hidden": {"players": 3, "kitty": 6, "kitty_shown": False},
     "ask_lockouts_main_form": {"ask_lockouts": "main_form"},
     "ask_lockouts_2002_any_trick": {"ask_lockouts": "illisoft_2002", "calls_after_any_trick": True},
+    "main_form": {"preset": "main_form"},
+    "three_last_trick_10_seat_double": {"players": 3, "last_trick": 10, "declarer_no_trick": "seat_double"},
 }
 
 
@@ -1370,7 +1373,7 @@ def test_random_hands_keep_the_invariants(variant):
             assert sum(r["collected"]) == rules.card_total + marriages
             discard = rules.points(r["discard"].split()) if r["discard"] else 0
             assert sum(state.observation(None)["points"]) == rules.card_total + marriages - discard
-            assert sum(taken_points(state, rules.values)) == rules.card_total - 20 - discard
+            assert sum(taken_points(state, rules.values)) == rules.card_total - rules.last_trick - discard
         else:
             assert r["points"] == [0] * game.num_sides
         check_results(state)

@@ -345,9 +345,12 @@ def test_ask_lockouts_illisoft_2002_any_ask_locks_declaring_and_a_half_locks_the
     assert_illegal(state, "declare H", "may no longer declare from its own hand")
 
 
-def test_ask_lockouts_are_for_four_players_only():
-    with pytest.raises(tt.OptionError, match="four players only"):
-        huutopussi(players=3, ask_lockouts="main_form")
+def test_ask_lockouts_change_nothing_for_three_players_who_cannot_ask():
+    game = huutopussi(players=3, ask_lockouts="main_form")
+    state = game.new_hand(deal=THREE_LOW_DEAL, dealer=2)
+    run(state, "2 bid 50, 0 bid 60, 1 pass, 2 pass, 0 pass, 0 discard 9S 9H 9D")
+    run(state, "0 play 6S, 1 play AS, 2 play 8C")
+    assert legal(state)[-2:] == ["declare S", "declare H"], "declaring is open as ever"
 
 
 @pytest.mark.parametrize("lockouts", ["main_form", "illisoft_2002"])
@@ -387,3 +390,80 @@ def test_ask_lockouts_the_solver_agrees_with_minimax_where_an_ask_was_made(locko
         if checked >= 10 and differ:
             break
     assert checked >= 10 and differ >= 1, (checked, differ)
+
+
+# -- last_trick, declarer_no_trick, the main_form preset ------------------------------------------
+
+# seat 0 (declarer) holds nothing; his partner seat 2 wins one trick with AS
+NO_TRICK_DEAL = check_deal(["6H 7H 8H 6D 7D 8D 6C 7C 8C", "9H TS KS QS JS 9S AH TH KH",
+                            "AS JH 9D JD 9C JC 6S 7S 8S", "QH AD TD KD QD AC TC KC QC"])
+
+
+# three players: seat 0 holds every 6, 7 and 8 (and takes the kitty of nines): he takes no trick
+THREE_LOW_DEAL = check_deal(["6S 7S 8S 6H 7H 8H 6D 7D 8D 6C 7C", "AS KS QS JS TS AH KH QH JH TH 9C",
+                             "AD KD QD JD TD AC KC QC JC TC 8C", "9S 9H 9D"])
+
+
+def no_trick_hand(raise_to: int | None = None, **options) -> tt.State:
+    state = huutopussi(**options).new_hand(deal=NO_TRICK_DEAL, dealer=0)
+    keep = f"raise {raise_to}" if raise_to else "pass"
+    run(state, f"0 bid 60, 1 pass, 2 pass, 3 pass, 2 give 8S 7S 6S, 0 {keep}, 0 give 8S 7S 6S")
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+def test_declarer_no_trick_seat_double_the_declarer_himself_without_a_trick_loses_twice_the_bid():
+    state = no_trick_hand(raise_to=80, declarer_no_trick="seat_double")
+    r = json.loads(state.to_json())["hands"][0]["result"]
+    assert r["tricks_won"] == [1, 8], "his partner took a trick, he none"
+    assert r["points"] == [-120, 130] and r["declarer_trickless"] is True and r["made"] is False
+    check_results(state)
+    # the default: the side took a trick, so only the failed contract counts
+    state = no_trick_hand(raise_to=80)
+    assert json.loads(state.to_json())["hands"][0]["result"]["points"] == [-80, 130]
+
+
+def test_declarer_no_trick_seat_double_three_players_replaces_contract_and_opening_bid():
+    for option, expected in (("side", -(70 + 60)), ("seat_double", -2 * 60)):
+        state = huutopussi(players=3, declarer_no_trick=option).new_hand(deal=THREE_LOW_DEAL, dealer=2)
+        run(state, "2 bid 50, 0 bid 60, 1 pass, 2 pass, 0 raise 70, 0 discard 9S 9H 9D")
+        while not state.is_over():
+            state.apply(state.legal_actions()[0])  # seat 1 takes every trick
+        r = json.loads(state.to_json())["hands"][0]["result"]
+        assert r["tricks_won"][0] == 0
+        assert r["points"][0] == expected
+        check_results(state)
+
+
+def test_last_trick_10_makes_130_with_pips():
+    game = huutopussi(card_values="pips", last_trick=10)
+    assert game.max_bid == 120 + 10 + 280
+    state = no_trick_hand(card_values="pips", last_trick=10)
+    r = json.loads(state.to_json())["hands"][0]["result"]
+    assert sum(r["collected"]) == 130 + sum(v for _, _, v in r["marriages"])
+    check_results(state)
+
+
+def test_preset_main_form_is_poggersoy_huutopussi_main_form():
+    game = tt.new_game("huutopussi", preset="main_form")
+    o = game.options
+    assert (o["opener"], o["forced_opening"], o["redeal_hand"], o["bid_ban"], o["card_values"],
+            o["last_trick"], o["marriage_values"], o["exchange"], o["calls_after_any_trick"],
+            o["ask_lockouts"], o["declarer_no_trick"]) == (
+        "left_of_dealer", True, "three_sixes_or_low", -500, "pips", 10, "spades_low", 3, False,
+        "main_form", "seat_double")
+    assert game.max_bid == 410
+    three = tt.new_game("huutopussi", preset="main_form", players=3)
+    state = three.new_match(seed=3, dealer=0)
+    assert state.current_player == 1 and "pass" not in legal(state)
+
+
+def test_terminal_tells_the_declarer_without_a_trick() -> None:
+    from test_cli_huutopussi import session
+
+    state = huutopussi(declarer_no_trick="seat_double").new_hand(deal=NO_TRICK_DEAL, dealer=0)
+    run(state, "0 bid 60, 1 pass, 2 pass, 3 pass, 2 give 8S 7S 6S, 0 pass, 0 give 8S 7S 6S")
+    out, _ = session(state, ["1"] * 12, seat=0, bot=lambda s: make_bot("random", seed=s))
+    text = " ".join(out.split())
+    assert "You took no trick: -120, twice the opening bid" in text

@@ -149,12 +149,24 @@ class Huutopussi(Game):
                "declarer discards as many.", choices=(3, 6)),
         Option("kitty_shown", True, "Three players: the kitty is shown to everyone when the auction "
                "ends (off: only the declarer sees it)."),
-        Option("ask_lockouts", "none", "Four players: none; main_form (a player who asked for a whole "
-               "may no longer declare, his partner may no longer ask for a whole); illisoft_2002 (a "
-               "player who asked anything may no longer declare; after a half neither partner may "
-               "declare or ask for a whole).", choices=("none", "main_form", "illisoft_2002")),
+        Option("last_trick", 20, "Points for the last trick: 20, or 10 (with card_values pips, 130 in "
+               "all).", choices=(20, 10)),
+        Option("declarer_no_trick", "side", "The declarer's penalty for no trick: side (his side took no "
+               "trick: it loses the contract and the opening bid); seat_double (he himself took no "
+               "trick: minus twice the opening bid instead of the contract's result).",
+               choices=("side", "seat_double")),
+        Option("ask_lockouts", "none", "Four players (three cannot ask): none; main_form (a player who "
+               "asked for a whole may no longer declare, his partner may no longer ask for a whole); "
+               "illisoft_2002 (a player who asked anything may no longer declare; after a half "
+               "neither partner may declare or ask for a whole).",
+               choices=("none", "main_form", "illisoft_2002")),
     )
-    PRESETS = {"four": {"players": 4}, "three": {"players": 3}}
+    PRESETS = {"four": {"players": 4}, "three": {"players": 3},
+               "main_form": {"opener": "left_of_dealer", "redeal_hand": "three_sixes_or_low",
+                             "card_values": "pips", "last_trick": 10, "ask_lockouts": "main_form",
+                             "declarer_no_trick": "seat_double"}}
+    """``main_form``: PoggersOy/huutopussi's main form (*päämuoto*, its ``DEFAULT_RULES``) as far as
+    our options go; see docs/rules/huutopussi.md for what still differs."""
     PRIVATE_ACTIONS = frozenset({"give", "discard"})
     SUMMARY = """\
 36 cards (A..6); rank A 10 K Q J 9 8 7 6.  Card points A 10, 10 10, K 5, Q 5, J 5; the
@@ -192,7 +204,11 @@ Scoring: the declarers score +contract if their points (cards, marriages, last t
 it, else -contract; each other side scores what it took.  A side without a trick also loses
 the opening bid (the highest bid before the raise); option defender_penalty off: not the
 defenders when the declarers took every trick and failed.  First to 500 wins; both over in
-one hand: the higher score.
+one hand: the higher score.  Option last_trick 10; option declarer_no_trick seat_double: the
+declarer himself without a trick scores minus twice the opening bid instead.  Preset
+main_form: PoggersOy/huutopussi's main form (opener left_of_dealer, redeal_hand
+three_sixes_or_low, card_values pips, last_trick 10, ask_lockouts main_form,
+declarer_no_trick seat_double).
 
 Actions: bid 120, pass, redeal, give 9H 7C 6D, raise 150, discard 9H 7C 6D, play AS,
 declare H, ask whole, ask half H, answer H, answer no."""
@@ -203,16 +219,18 @@ declare H, ask whole, ask half H, answer H, answer no."""
         self.partnerships = self.num_players == 4
         self.card_values = {c.mask: CARD_VALUES[o["card_values"]].get(c.rank.value, 0) for c in DECK.cards}
         self.marriage_values = MARRIAGE_VALUES[o["marriage_values"]]
-        self.max_bid = sum(self.card_values.values()) + LAST_TRICK + sum(self.marriage_values.values())
+        self.last_trick: int = o["last_trick"]
+        """Points for the last trick (20, or 10)."""
+        self.max_bid = sum(self.card_values.values()) + self.last_trick + sum(self.marriage_values.values())
         self.bid_floor: int = o["bid_ban"]
         """A side at or below this score may not bid (a forced opening at 50 apart)."""
         lockouts = o["ask_lockouts"]
         self.rules = MarriageRules(partners=self.partnerships,
                                    call_after_own_lead=self.partnerships and not o["calls_after_any_trick"],
                                    order="free" if lockouts == "none" else lockouts)
-        if self.num_players == 3 and (o["exchange"] != 3 or o["calls_after_any_trick"] or lockouts != "none"):
-            raise OptionError("options exchange, calls_after_any_trick and ask_lockouts apply to four "
-                              "players only (three players call after any won trick and cannot ask)")
+        if self.num_players == 3 and (o["exchange"] != 3 or o["calls_after_any_trick"]):
+            raise OptionError("options exchange and calls_after_any_trick apply to four players only "
+                              "(three players already call after any won trick)")
         if self.num_players == 4 and (o["kitty"] != 3 or not o["kitty_shown"]):
             raise OptionError("options kitty and kitty_shown apply to three players only "
                               "(four players have no kitty)")
@@ -537,7 +555,7 @@ class HuutopussiState(MarriageState):
         for seat, _, value in self._marriages:
             points[self.game.side_of(seat)] += value
         if self._last_trick_side is not None:
-            points[self._last_trick_side] += LAST_TRICK
+            points[self._last_trick_side] += self.game.last_trick
         return points
 
     def _hand_done(self) -> None:
@@ -554,10 +572,21 @@ class HuutopussiState(MarriageState):
         if not made and not game.options["defender_penalty"] and len(swept) == game.num_sides - 1 \
                 and declarers not in swept:
             penalised = []  # the declarers took every trick and failed: only they pay
+        seat_double = game.options["declarer_no_trick"] == "seat_double"
+        if seat_double:
+            penalised = [s for s in penalised if s != declarers]  # the declarers: below
         for s in penalised:
             change[s] -= self._opening
-        self._finish_hand({"collected": collected, "made": made, "change": change, "no_tricks": swept,
-                           "penalised": penalised})
+        if seat_double and not any(winner == self._declarer for _, _, winner in self._tricks):
+            # the declarer himself took no trick: minus twice the opening bid, whatever the contract
+            made = False
+            change[declarers] = -2 * self._opening
+            penalised.append(declarers)
+        outcome: JSON = {"collected": collected, "made": made, "change": change, "no_tricks": swept,
+                         "penalised": penalised}
+        if seat_double:
+            outcome["declarer_trickless"] = declarers in penalised
+        self._finish_hand(outcome)
 
     def _finish_hand(self, outcome: JSON | None) -> None:
         """Score the hand (``outcome`` None: a redeal, nothing scored) and end it."""
@@ -581,6 +610,8 @@ class HuutopussiState(MarriageState):
             "scores": list(self._scores),
         }
         if outcome:
+            if "declarer_trickless" in outcome:
+                result["declarer_trickless"] = outcome["declarer_trickless"]
             result.update(collected=outcome["collected"], made=outcome["made"],
                           no_tricks=outcome["no_tricks"], penalised=outcome["penalised"],
                           discard=" ".join(c.text for c in DECK.sorted(DECK.cards_of(self._discard))) or None)

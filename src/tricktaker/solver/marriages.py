@@ -37,7 +37,6 @@ import numpy as np
 
 from ..cards import PIQUET_36, SHORT_24, SUIT_MASKS, Card, Suit
 from ..engine import JSON, State
-from ..games import huutopussi as hp
 from ..games.huutopussi import HuutopussiState
 from ..games.marjapussi import MarjapussiState
 from ..games.marriages import ANSWER_PHASE, PAIRS, PLAY_PHASE, STRENGTH, MarriageState
@@ -115,7 +114,7 @@ def _rules(state: MarriageState, pos: PointPosition, mover: int, obs: JSON) -> N
         r[K.R_SIDE + seat] = side_of(state, seat)
     if isinstance(state, HuutopussiState):
         r[K.R_MARRY] = K.MARRY_EVERY_TRUMPS
-        r[K.R_LAST] = hp.LAST_TRICK
+        r[K.R_LAST] = state.game.last_trick
     else:
         r[K.R_MARRY] = K.MARRY_FIRST_TRUMPS
         r[K.R_LAST] = 1

@@ -36,7 +36,7 @@ from rich.text import Text
 
 from ..cards import CardParseError
 from ..engine import JSON, Action, Game, IllegalActionError
-from ..games.huutopussi import LAST_TRICK, OPENING, STEP, TARGET, Huutopussi
+from ..games.huutopussi import OPENING, STEP, TARGET, Huutopussi
 from ..games.marriages import PLAY
 from .common import Seats, capital, join, pct
 from .marriages import MarriageScreen
@@ -246,7 +246,7 @@ class HuutopussiScreen(MarriageScreen):
 
     def tricks_line(self, obs: JSON) -> Text:
         line = self.seats.per_side(obs["tricks_won"], bold=False)
-        line.append(f"   last trick +{LAST_TRICK}", style="dim")
+        line.append(f"   last trick +{self.huuto.last_trick}", style="dim")
         return line
 
     def exchange_line(self, obs: JSON) -> Text:
@@ -808,7 +808,7 @@ class HuutopussiScreen(MarriageScreen):
         line.append(str(obs["contract"]), style="bold green")
         who, many = self.side_subject(side)
         line.append(f": {who} {'need' if many else 'needs'} {obs['contract']} points (cards, marriages, "
-                    f"last trick {LAST_TRICK}).")
+                    f"last trick {self.huuto.last_trick}).")
         self.out.print(line)
         if self.three:
             kitty = Text("  The kitty: ")
@@ -845,7 +845,7 @@ class HuutopussiScreen(MarriageScreen):
         line = self.trick_head(number, trick["winner"])
         line.append(f", {self.trick_worth(trick['cards'])}")
         if last:
-            line.append(f", the last trick +{LAST_TRICK}")
+            line.append(f", the last trick +{self.huuto.last_trick}")
         line.append("   points ", style="dim")
         line.append_text(self.seats.per_side(points, bold=False))
         self.out.print(line)
@@ -885,14 +885,17 @@ class HuutopussiScreen(MarriageScreen):
         marriages = previous["marriages"]
         grid.add_row("Marriages", self.marriages_line(marriages) if marriages
                      else Text("none: no trumps this hand", style="dim"))
-        grid.add_row("Last trick", Text(f"{seats.side(previous['last_trick'])} +{LAST_TRICK}"))
+        grid.add_row("Last trick", Text(f"{seats.side(previous['last_trick'])} +{self.huuto.last_trick}"))
         if previous.get("discard"):
             cards = previous["discard"].split()
             grid.add_row("Discard", Text.assemble(self.look.cards(cards),
                                                   f"   {self.points_of(cards)} for {self.name(declarer)}"))
         grid.add_row("Collected", seats.per_side(previous["collected"], bold=False))
         got = previous["collected"][side]
-        if previous["made"]:
+        if previous.get("declarer_trickless"):
+            verdict = Text.assemble((f"{capital(seats.noun(declarer))} took no trick", "bold red"),
+                                    f": -{2 * opening}, twice the opening bid (whatever was collected)")
+        elif previous["made"]:
             verdict = Text.assemble(f"{who} collected {got} ≥ {contract}: ", ("made", "bold green"),
                                     f", +{contract}")
         else:
@@ -909,6 +912,8 @@ class HuutopussiScreen(MarriageScreen):
             name, plural = self.side_subject(s)
             sweep = len(no_tricks) == self.game.num_sides - 1 and side not in no_tricks
             through = f" (läpiajo by {seats.side(side)})" if sweep else ""
+            if s in previous["penalised"] and s == side and previous.get("declarer_trickless"):
+                continue  # told in the verdict
             if s in previous["penalised"]:
                 lines.append(Text.assemble((f"{name} took no trick{through}", "bold red"),
                                            f": -{opening}, the opening bid"))
@@ -1093,8 +1098,9 @@ class HuutopussiStats(SimStats):
         self.header(out, game, args, elapsed)
         seats, n = self.seats, self.played
         look = self.screen.look if self.screen is not None else None
+        why = game.redeal_hand_text if isinstance(game, Huutopussi) else "three sixes"
         out.print(Text.assemble("Hands played ", (str(n), "bold"),
-                                f"; redeals for three sixes {self.redeals} "
+                                f"; redeals for {why} {self.redeals} "
                                 f"({pct(self.redeals, self.hands)})"))
         if not n:
             return
