@@ -210,3 +210,17 @@ def test_replay_analyse_rejects_a_time_limit_that_is_not_positive(
     path.write_text(json.dumps(_tuppi_rami()), encoding="utf-8")
     assert main(["replay", str(path), "--analyse", "--time-limit", "0"]) == 2
     assert "--time-limit must be positive" in capsys.readouterr().err
+
+
+def test_avomarjapussi_rows_count_as_their_seats_cards_so_a_hand_played_out_is_public() -> None:
+    """Face-down row cards are turned up before they are played: once all 36 are played, every
+    position was seen in full; before a card is played, it is not (a hand cut short is hidden)."""
+    state = tt.new_game("avomarjapussi").new_hand(seed=1)
+    _rules_play(state)
+    record = json.loads(state.to_json())
+    analysis = analyse_hand(record, 0, time_limit=0.2, only_public=True)
+    assert analysis.decisions and all(d.public for d in analysis.decisions)
+    assert any(d.status == ANALYSED for d in analysis.decisions)
+    cut = dict(record["hands"][0], actions=record["hands"][0]["actions"][:-2], result=None)
+    unfinished = analyse_hand(dict(record, hands=[cut], result=None), 0, time_limit=0.2, only_public=True)
+    assert unfinished.decisions and not any(d.public for d in unfinished.decisions)

@@ -23,9 +23,10 @@ guessed.
 seats, so it must not reveal a card a seat never saw.  A position's values
 depend on every card still in play, so a position is *public at the hand's
 end* only when each seat then held exactly the cards it went on to play to
-tricks, and no card was anywhere else (a stock, face-down rows, a discard put
-away, a partner sitting out): then everyone has seen all of them, and who
-held which.  :attr:`Decision.public` says so; the server sends the values of
+tricks, and no card was anywhere else (a stock, a discard put away, a partner
+sitting out): then everyone has seen all of them, and who held which.
+Avomarjapussi's rows are their seat's cards, face-down ones too (each is
+turned up in its column before it is played).  :attr:`Decision.public` says so; the server sends the values of
 public positions only and marks the rest ``hidden``.  The par is public when
 the deal itself was (the hand's start is a public position: no early end,
 nothing passed or put away).  ``tricktaker replay`` reads a whole record, so
@@ -203,6 +204,14 @@ def _points(state: State) -> tuple[int, ...]:
     return tuple(int(p) for p in points)
 
 
+def _held(state: State, seat: int) -> frozenset[Card]:
+    """Every card ``seat`` owns now: its hand, and its face-up and face-down rows (Avomarjapussi)."""
+    cards = set(state.hand(seat))  # type: ignore[attr-defined]
+    for up, down in (getattr(state, "rows", None) or [[]] * (seat + 1))[seat]:
+        cards.update(card for card in (up, down) if card is not None)
+    return frozenset(cards)
+
+
 def _in_play(legal: list[Action]) -> bool:
     """Whether a decision is one of card play: a card may be played (a call made instead of a
     lead, in the marriage games, is judged with the cards)."""
@@ -249,7 +258,7 @@ def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0,
     for position, text in enumerate(hand["actions"]):
         seat = state.current_player
         assert seat is not None
-        held.append([frozenset(state.hand(s)) for s in range(players)])  # type: ignore[attr-defined]
+        held.append([_held(state, s) for s in range(players)])
         play_at.append(len(plays))
         legal = state.legal_actions()
         playing = _in_play(legal)
@@ -269,7 +278,8 @@ def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0,
     deal_size = sum(len(pile.split()) for pile in hand["deal"])
 
     def public_at(position: int) -> bool:
-        """Each seat then held exactly the cards it played later in the hand, and nothing else was in play."""
+        """Each seat then owned (in its hand or its rows) exactly the cards it played later in the
+        hand, and nothing else was in play (no stock, no discard, nobody sitting out)."""
         if not finished:
             return False
         later: list[set[Card]] = [set() for _ in range(players)]
