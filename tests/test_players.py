@@ -13,7 +13,7 @@ import pytest
 from server_helpers import play_to_end, running
 from sqlalchemy import select
 
-from tricktaker.server.players import SECRET_HEADER, Players, check_nickname, player_of
+from tricktaker.server.players import SECRET_HEADER, PlayerError, Players, check_nickname, player_of
 from tricktaker.server.store import Store
 from tricktaker.server.store import players as players_table
 
@@ -81,6 +81,11 @@ def test_nicknames_of_every_alphabet_are_welcome() -> None:
     assert check_nickname("Begoña") == "Begoña"
     assert check_nickname("Ääli-Öljy_2") == "Ääli-Öljy_2"
     assert check_nickname("O'Neill J.") == "O'Neill J."
+    assert check_nickname("Ane\u0301") == "Ané"  # composed (NFC) as it is stored
+    assert check_nickname("अनिता") == "अनिता"  # a vowel sign is a combining mark, part of the letter
+    with pytest.raises(PlayerError) as refused:
+        check_nickname("\ufb03" * 14)  # 14 characters that fold to 42: the unique key has room for 40
+    assert refused.value.code == "nickname_long"
 
 
 def test_no_signups_refuses_new_players_and_keeps_the_old_ones(tmp_path: Path) -> None:

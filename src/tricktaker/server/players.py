@@ -81,7 +81,7 @@ def secret_hash(secret: str) -> str:
 def check_nickname(nickname: Any) -> str:
     """The nickname as stored (Unicode NFC, spaces trimmed), or :class:`PlayerError` saying why not.
 
-    Letters of any alphabet (Aino, Pärttyli, Begoña), digits, single spaces and
+    Letters of any alphabet (Aino, Pärttyli, Begoña, with their combining marks), digits, single spaces and
     ``- _ . '``; it starts with a letter or a digit; 2 to :data:`NICKNAME_MAX`
     characters.  Names of bot levels are reserved.
     """
@@ -91,17 +91,23 @@ def check_nickname(nickname: Any) -> str:
     if any(c.isspace() and c != " " for c in raw):  # tabs, new lines: refused, not tidied
         raise PlayerError("nickname_chars", "a nickname's only spaces are plain spaces")
     name = " ".join(raw.split())
-    if len(name) > NICKNAME_MAX:
+    if len(name) > NICKNAME_MAX or len(name.casefold()) > 2 * NICKNAME_MAX:  # "ﬃ" folds to "ffi"
         raise PlayerError("nickname_long", f"a nickname is at most {NICKNAME_MAX} characters")
     if len(name) < 2:
         raise PlayerError("nickname_short", "a nickname is at least 2 characters")
-    if not name[0].isalnum() or any(not (c.isalnum() or c in _NICKNAME_PUNCTUATION) for c in name):
+    allowed = (c.isalnum() or c in _NICKNAME_PUNCTUATION or _mark(c) for c in name)
+    if not name[0].isalnum() or not all(allowed):
         raise PlayerError("nickname_chars",
                           "a nickname has letters, digits, spaces and - _ . ' only, and starts "
                           "with a letter or a digit")
     if name.casefold() in _RESERVED:
         raise PlayerError("nickname_taken", f"the nickname {name!r} is taken")
     return name
+
+
+def _mark(c: str) -> bool:
+    """A combining mark (a vowel sign of Devanagari, an accent NFC cannot join): part of a letter."""
+    return unicodedata.category(c).startswith("M")
 
 
 class Players:
@@ -159,14 +165,6 @@ class Players:
         with self.store.engine.connect() as conn:
             row = conn.execute(select(players).where(players.c.id == player_id)).mappings().first()
         return None if row is None else Player(id=row["id"], nickname=row["nickname"], created=row["created"])
-
-    def names(self, ids: list[str]) -> dict[str, str]:
-        """Each known id's nickname."""
-        if not ids:
-            return {}
-        with self.store.engine.connect() as conn:
-            rows = conn.execute(select(players.c.id, players.c.nickname).where(players.c.id.in_(ids))).all()
-        return {pid: name for pid, name in rows}
 
     def sit(self, table_id: str, seat: int, player_id: str) -> None:
         """Record that the player sits at this seat (their profile lists the match)."""
