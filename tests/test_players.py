@@ -368,3 +368,44 @@ def test_tricktaker_serve_no_signups_reaches_the_app(monkeypatch: pytest.MonkeyP
     assert made["signups"] is False
     assert cli.main(["serve", "--db", ":memory:"]) == 0
     assert made["signups"] is True
+
+
+def test_a_seat_given_its_player_by_another_module_is_rated_once_and_a_single_hand_never(
+        tmp_path: Path) -> None:
+    """A module that writes the player into the seats itself (no ``tt_seatings`` row) still
+    has the match listed and rated, once; a table of one hand (a duplicate board) is no match."""
+    import random
+
+    from tricktaker.server.leaderboard import MatchResult, leaderboard, rate_match
+    from tricktaker.server.store import StoredTable
+    from tricktaker.server.tables import Table
+
+    store = Store(str(tmp_path / "t.db"))
+    try:
+        players = Players(store)
+        aino, _ = players.create("Aino")
+        seats = [{"kind": "human", "bot": None, "player": aino.id, "nickname": "Aino"},
+                 {"kind": "bot", "bot": "rules"}]
+
+        def played(table_id: str, single_hand: bool) -> Table:
+            stored = StoredTable(id=table_id, game="bondtolva", preset=None, options={"players": 2},
+                                 seed=5, seats=[dict(s) for s in seats], single_hand=single_hand)
+            store.add_table(stored)
+            table = Table.rebuild(stored)
+            rng = random.Random(5)
+            while not table.state.is_over():
+                table.state.apply(rng.choice(table.state.legal_actions()))
+            return table
+
+        board = played("board", single_hand=True)
+        rate_match(store, MatchResult.of(board))
+        assert leaderboard(store, "bondtolva", 2) == [] and players.matches(aino.id) == []
+        match = played("match", single_hand=False)
+        for _ in range(2):
+            rate_match(store, MatchResult.of(match))
+        [listed] = players.matches(aino.id)
+        assert listed["table"] == "match" and listed["result"] in (0.0, 1.0)
+        [rated] = leaderboard(store, "bondtolva", 2)
+        assert rated["matches"] == 1 and rated["rating"] == listed["rating_after"]
+    finally:
+        store.close()

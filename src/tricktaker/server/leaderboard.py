@@ -3,7 +3,8 @@
 **Rated matches.** A match is rated when it ends and every seat is a signed-in
 person or a bot level of :data:`BOT_RATINGS` (a seat of a guest makes it a
 friendly: the result is still in the players' profiles).  Each game and table
-size has its own rating: Tute for three is not Tute for two.
+size has its own rating: Tute for two is not Tute for four.  A table of one hand
+(a duplicate board) is not a match: it is neither rated nor given a result here.
 
 **A match as Glicko-2 games.** The engine tells every game's winner (a side,
 or a seat when everyone plays alone); that is what a match's result is.  Each
@@ -59,6 +60,8 @@ class MatchResult:
     seats: list[dict[str, Any]]
     sides: list[int]
     winner: int | None
+    single_hand: bool = False
+    """A table of one hand (a duplicate board): no match, so no result and no rating."""
 
     @classmethod
     def of(cls, table: Table) -> MatchResult:
@@ -66,7 +69,7 @@ class MatchResult:
         game = table.game
         return cls(table.id, game.name, [dict(info) for info in table.stored.seats],
                    [game.side_of(seat) for seat in range(game.num_players)],
-                   getattr(table.state, "winner", None))
+                   getattr(table.state, "winner", None), table.stored.single_hand)
 
     def score(self, seat: int, other: int) -> float:
         """``seat``'s score against an opponent ``other``: 1, 0 or 0.5 (both lost, or no winner)."""
@@ -91,19 +94,25 @@ def rate_match(store: Store, match: MatchResult) -> None:
 
     Once only: a match whose result is already recorded is left alone, so a second call
     (the hook and the start-up sweep both) changes nothing.  One transaction: the ratings
-    and the results are stored together or not at all.
+    and the results are stored together or not at all.  A seat whose player has no
+    ``tt_seatings`` row yet (a module that put the player in the seats itself) gets one.
+    A single hand (a duplicate board) is not a match: it is left to its own module.
     """
     people = {seat: info["player"] for seat, info in enumerate(match.seats)
               if info["kind"] == "human" and info.get("player")}
-    if not people:
+    if not people or match.single_hand:
         return
     size = len(match.seats)
     now = time.time()
     with store.engine.begin() as conn:
-        done = conn.execute(select(seatings.c.seat).where(
-            (seatings.c.table_id == match.table_id) & seatings.c.result.is_not(None))).first()
-        if done is not None:
+        have = dict(conn.execute(select(seatings.c.seat, seatings.c.result)
+                                 .where(seatings.c.table_id == match.table_id)).all())
+        if any(result is not None for result in have.values()):
             return
+        for seat, player_id in people.items():
+            if seat not in have:
+                conn.execute(insert(seatings).values(table_id=match.table_id, seat=seat,
+                                                     player_id=player_id, at=now))
         before: dict[str, tuple[Rating, int]] = {}
         for player_id in set(people.values()):
             row = conn.execute(select(ratings).where(
@@ -166,5 +175,6 @@ def unrecorded_matches(store: Store) -> list[str]:
     with store.engine.connect() as conn:
         rows = conn.execute(
             select(seatings.c.table_id).join(tables, tables.c.id == seatings.c.table_id)
-            .where((tables.c.status == "over") & seatings.c.result.is_(None)).distinct()).all()
+            .where((tables.c.status == "over") & seatings.c.result.is_(None)
+                   & ((tables.c.single_hand == 0) | tables.c.single_hand.is_(None))).distinct()).all()
     return [row[0] for row in rows]

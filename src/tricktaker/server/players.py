@@ -181,7 +181,7 @@ class Players:
         with self.store.engine.connect() as conn:
             rows = conn.execute(
                 select(seatings, tables.c.game, tables.c.options, tables.c.seats, tables.c.status,
-                       tables.c.created)
+                       tables.c.created, tables.c.single_hand)
                 .join(tables, tables.c.id == seatings.c.table_id)
                 .where(seatings.c.player_id == player_id)
                 .order_by(tables.c.created.desc()).limit(limit)).mappings().all()
@@ -191,6 +191,7 @@ class Players:
             out.append({
                 "table": row["table_id"], "game": row["game"], "players": len(seats),
                 "created": row["created"], "seat": row["seat"], "status": row["status"],
+                "single_hand": bool(row["single_hand"]),
                 "seats": [{"kind": s["kind"], "bot": s.get("bot"), "player": s.get("player"),
                            "nickname": s.get("nickname")} for s in seats],
                 "result": row["result"], "rating_before": row["rating_before"],

@@ -19,6 +19,7 @@ function seatText(seat) {
 
 function resultText(match) {
   if (match.status !== "over") return t("resultPlaying");
+  if (match.single_hand) return t("resultBoard"); // a duplicate board: its set's page ranks it
   if (match.result == null) return t("resultUnfinished");
   return t(match.result === 1 ? "resultWin" : match.result === 0 ? "resultLoss" : "resultDraw");
 }
