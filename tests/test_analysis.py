@@ -224,3 +224,23 @@ def test_avomarjapussi_rows_count_as_their_seats_cards_so_a_hand_played_out_is_p
     cut = dict(record["hands"][0], actions=record["hands"][0]["actions"][:-2], result=None)
     unfinished = analyse_hand(dict(record, hands=[cut], result=None), 0, time_limit=0.2, only_public=True)
     assert unfinished.decisions and not any(d.public for d in unfinished.decisions)
+
+
+@pytest.mark.parametrize("options", [{"players": 3}, {"players": 3, "kitty_shown": True}])
+def test_a_discard_the_result_shows_counts_as_seen_huutopussi_for_three(options: dict[str, Any]) -> None:
+    """The declarer's discard is out of play, but the hand's public result names it: the play is
+    public at the end.  The declarer's first hand (before the kitty) is not, so neither is the par."""
+    state = tt.new_game("huutopussi", **options).new_hand(seed=1)
+    _rules_play(state)
+    assert state.observation(None)["previous_hand"]["discard"]
+    analysis = analyse_hand(state.to_json(), 0, time_limit=1.0, only_public=True)
+    assert analysis.decisions and all(d.public for d in analysis.decisions)
+    assert not analysis.par_public and analysis.to_json(public_only=True)["par"] is None
+
+
+def test_the_card_left_face_up_in_the_pack_counts_as_seen_tute_for_three() -> None:
+    state = tt.new_game("tute", players=3).new_hand(seed=1)
+    _rules_play(state)
+    assert state.observation(None)["previous_hand"].get("tute") is None  # played to its last card
+    analysis = analyse_hand(state.to_json(), 0, time_limit=0.2, only_public=True, par=False)
+    assert analysis.decisions and all(d.public for d in analysis.decisions)

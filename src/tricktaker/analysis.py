@@ -23,11 +23,14 @@ guessed.
 seats, so it must not reveal a card a seat never saw.  A position's values
 depend on every card still in play, so a position is *public at the hand's
 end* only when each seat then held exactly the cards it went on to play to
-tricks, and no card was anywhere else (a stock, a discard put away, a partner
-sitting out): then everyone has seen all of them, and who held which.
+tricks, and no other card was anywhere unseen (a stock, a discard put away, a
+partner sitting out): then everyone has seen all of them, and who held which.
 Avomarjapussi's rows are their seat's cards, face-down ones too (each is
-turned up in its column before it is played).  :attr:`Decision.public` says so; the server sends the values of
-public positions only and marks the rest ``hidden``.  The par is public when
+turned up in its column before it is played); a card out of play counts as
+seen when it was shown face up to all (Tute for three's trump card) or the
+hand's public result names it (Huutopussi's discard with three players).
+:attr:`Decision.public` says so; the server sends the values of public
+positions only and marks the rest ``hidden``.  The par is public when
 the deal itself was (the hand's start is a public position: no early end,
 nothing passed or put away).  ``tricktaker replay`` reads a whole record, so
 it shows everything.
@@ -212,6 +215,25 @@ def _held(state: State, seat: int) -> frozenset[Card]:
     return frozenset(cards)
 
 
+def _this_hand(public: JSON) -> JSON:
+    """A public observation without ``previous_hand`` (the cards of an earlier deal)."""
+    return {key: value for key, value in public.items() if key != "previous_hand"}
+
+
+def _cards_named(value: Any, deck: set[str]) -> set[str]:
+    """The cards of ``deck`` (by text) named anywhere in a JSON value, alone or in an action's text."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        found.update(word for word in value.split() if word in deck)
+    elif isinstance(value, dict):
+        for item in value.values():
+            found |= _cards_named(item, deck)
+    elif isinstance(value, list):
+        for item in value:
+            found |= _cards_named(item, deck)
+    return found
+
+
 def _in_play(legal: list[Action]) -> bool:
     """Whether a decision is one of card play: a card may be played (a call made instead of a
     lead, in the marriage games, is judged with the cards)."""
@@ -255,9 +277,13 @@ def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0,
     """Per action: the cards played before it."""
     contract_state: State | None = None
     bidding = bool(hand["actions"]) and not hand["actions"][0].startswith("play")
+    deck = {card.text for card in state.game.deck.cards}
+    shown: set[str] = set()
+    """Every card of this hand shown face up to everyone at some point (a trump card left in the pack)."""
     for position, text in enumerate(hand["actions"]):
         seat = state.current_player
         assert seat is not None
+        shown |= _cards_named(_this_hand(state.observation(None)), deck)
         held.append([_held(state, s) for s in range(players)])
         play_at.append(len(plays))
         legal = state.legal_actions()
@@ -275,20 +301,23 @@ def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0,
             plays.append((seat, action.card))
     finished = _hand_over(state, number)
 
-    deal_size = sum(len(pile.split()) for pile in hand["deal"])
+    if finished:  # what the hand's result shows (a Huutopussi discard) is seen too
+        shown |= _cards_named(state.observation(None).get("previous_hand"), deck)
+    deal = {card for pile in hand["deal"] for card in pile.split()}
 
     def public_at(position: int) -> bool:
         """Each seat then owned (in its hand or its rows) exactly the cards it played later in the
-        hand, and nothing else was in play (no stock, no discard, nobody sitting out)."""
+        hand, and every other card still out was one shown face up to everyone (no stock, no
+        hidden discard, nobody sitting out with cards)."""
         if not finished:
             return False
-        later: list[set[Card]] = [set() for _ in range(players)]
+        later: list[set[str]] = [set() for _ in range(players)]
         for actor, card in plays[play_at[position]:]:
-            later[actor].add(card)
-        cards = held[position]
-        in_hands = sum(len(c) for c in cards)
-        return in_hands == deal_size - play_at[position] and all(
-            cards[s] == later[s] for s in range(players))
+            later[actor].add(card.text)
+        owned = [{card.text for card in held[position][s]} for s in range(players)]
+        out = deal - {card.text for _, card in plays[:play_at[position]]}
+        elsewhere = out.difference(*owned)
+        return elsewhere <= shown and all(owned[s] == later[s] for s in range(players))
 
     units = ""
     decisions = []
