@@ -57,6 +57,21 @@ def test_a_player_made_in_one_click_plays_a_rated_match_and_finds_it_on_the_prof
         expect(spanish.locator("#player-error")).to_have_text("Ese apodo ya está cogido: elige otro.")
         expect(spanish.get_by_test_id("make-player")).to_be_visible()
         elsewhere.close()
+        # "Use on another device": the key link makes another browser this player
+        page.locator(".key-link summary").click()
+        link = page.get_by_test_id("player-link").input_value()
+        assert re.fullmatch(rf"{re.escape(srv.url)}/#player=\S+", link)
+        phone = browser.new_context()
+        moved = phone.new_page()
+        moved.on("pageerror", lambda exc: errors.append(str(exc)))
+        moved.goto(link)
+        expect(moved.get_by_test_id("signed-in")).to_have_text("Playing as Aino")
+        assert "#player" not in moved.url  # the key left the address bar
+        wrong = phone.new_page()  # a new tab: a fragment alone does not load the page again
+        wrong.goto(f"{srv.url}/#player=not-a-key")
+        expect(wrong.locator("#player-error")).to_have_text(re.compile("not known on this server"))
+        expect(wrong.get_by_test_id("signed-in")).to_have_text("Playing as Aino")  # still the one it had
+        phone.close()
         page.get_by_test_id("game-select").select_option("bondtolva")
         page.get_by_test_id("size-select").select_option("2")
         page.get_by_test_id("seat-1-bot").select_option("rules")

@@ -220,7 +220,24 @@ function renderPlayer() {
   if (player) {
     $("signed-in").textContent = t("signedInAs", { name: player.nickname });
     $("my-profile").href = `/p/${encodeURIComponent(player.id)}`;
+    // The player's key as a link for another device (in the fragment: never sent to a server).
+    $("player-link").value = `${location.origin}/#player=${encodeURIComponent(player.secret)}`;
   }
+}
+
+/** A link from "Use on another device" (/#player=SECRET): this browser takes that player. */
+async function adoptPlayer() {
+  const secret = new URLSearchParams(location.hash.slice(1)).get("player");
+  if (!secret) return;
+  history.replaceState(null, "", location.pathname + location.search); // the key leaves the address bar
+  const res = await fetch("/api/players/me", { headers: { "X-Player-Secret": secret } }).catch(() => null);
+  const data = res ? await res.json().catch(() => ({})) : {};
+  if (!res || !res.ok) {
+    $("player-error").textContent = told(data, t("loadFailed"));
+    return;
+  }
+  savePlayer({ ...data, secret });
+  renderPlayer();
 }
 
 async function makePlayer(ev) {
@@ -325,7 +342,7 @@ async function main() {
   });
   $("nickname").placeholder = t("nicknameHint");
   renderPlayer();
-  checkPlayer();
+  adoptPlayer().then(checkPlayer);
   try {
     await loadCatalogueText().catch(() => {}); // without it, the server's English
     await loadCatalogue();
