@@ -224,7 +224,7 @@ class Rules:
             else:  # the seats go round from the opener; only the last one left must open
                 passes = [s for s, t in obs["auction"] if t == "pass"]
                 assert seat == (opener + len(passes)) % self.players
-                forced = len(passes) == self.players - 1
+                forced = len(passes) == self.players - 1 and self.options["all_pass"] == "last_opens"
             every = {f"bid {v}" for v in range(50, self.max_bid + 1, 5)}
             if forced:
                 return out | ({"bid 50"} if banned else every)
@@ -311,11 +311,13 @@ class Rules:
                 passed[turn] = True
             else:
                 high, high_bidder = int(text.split()[1]), turn
-            if passed.count(False) == 1 and high_bidder is not None:
+            if passed.count(False) == 1 and high_bidder is not None or not any(not p for p in passed):
                 break
             turn = (turn + 1) % n
             while passed[turn]:
                 turn = (turn + 1) % n
+        if high_bidder is None:  # all passed (all_pass no_contract): no contract, no exchange
+            return self.score_without_contract(dealer, hands, actions, scores, auction)
         declarer = passed.index(False)
         assert declarer == high_bidder
         opening = contract = high
@@ -401,6 +403,64 @@ class Rules:
                 "collected": collected, "made": made, "no_tricks": no_tricks, "penalised": penalised,
                 "points": points, "scores": new, "winner": winner, "trump": trump,
                 "discard": sorted(discard)}
+
+
+def _play_out(rules: Rules, hands: list[set[str]], leader: int,
+              actions: list[str]) -> tuple[list[list[str]], list[int], list[list[Any]], int, str | None]:
+    """Play a hand's card and call actions from ``leader``: taken cards and tricks per side, the
+    marriages, the side of the last trick and the trumps at the end."""
+    n = rules.players
+    turn, trump, trick = leader, None, []
+    taken: list[list[str]] = [[] for _ in range(rules.sides)]
+    tricks_won = [0] * rules.sides
+    marriages: list[list[Any]] = []
+    asker, last = None, None
+    for text in actions:
+        words = text.split()
+        if words[0] == "play":
+            hands[turn].remove(words[1])
+            trick.append((turn, words[1]))
+            if len(trick) < n:
+                turn = (turn + 1) % n
+                continue
+            turn = rules.trick_winner(trick, trump)
+            last = rules.side(turn)
+            tricks_won[last] += 1
+            taken[last] += [c for _, c in trick]
+            trick = []
+        elif words[0] == "ask":
+            asker, turn = turn, (turn + 2) % 4
+        elif words[0] == "answer":
+            if words[1] != "no":
+                marriages.append([turn, words[1], rules.marriage_values[words[1]]])
+                trump = words[1]
+            turn = asker
+        else:
+            marriages.append([turn, words[1], rules.marriage_values[words[1]]])
+            trump = words[1]
+    assert not trick and last is not None and not any(hands), "the hand is not finished"
+    return taken, tricks_won, marriages, last, trump
+
+
+def _score_without_contract(self: Rules, dealer: int, hands: list[set[str]], actions: list[str],
+                            scores: list[int], auction: list[Any]) -> dict[str, Any]:
+    """Option all_pass no_contract: the player left of the dealer leads; each side scores what it
+    took (cards, marriages, the last trick), and nobody pays a penalty."""
+    taken, tricks_won, marriages, last, trump = _play_out(self, hands, (dealer + 1) % self.players, actions)
+    collected = [self.points(t) for t in taken]
+    for seat, _, value in marriages:
+        collected[self.side(seat)] += value
+    collected[last] += self.last_trick
+    new = [scores[s] + collected[s] for s in range(self.sides)]
+    top = max(new)
+    winner = new.index(top) if top >= TARGET and new.count(top) == 1 else None
+    return {"redeal": None, "auction": auction, "declarer": None, "opening_bid": 0, "contract": 0,
+            "marriages": marriages, "tricks_won": tricks_won, "last_trick": last, "collected": collected,
+            "made": None, "no_tricks": [s for s in range(self.sides) if not tricks_won[s]], "penalised": [],
+            "points": collected, "scores": new, "winner": winner, "trump": trump, "discard": []}
+
+
+Rules.score_without_contract = _score_without_contract  # type: ignore[attr-defined]
 
 
 def check_results(state: tt.State) -> list[dict[str, Any]]:

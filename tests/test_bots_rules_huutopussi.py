@@ -116,6 +116,7 @@ VARIANTS = [
     {"ask_lockouts": "main_form"},
     {"preset": "main_form"},
     {"preset": "main_form", "players": 3},
+    {"forced_opening": False, "all_pass": "no_contract", "opener": "left_of_dealer"},
     {"ask_lockouts": "illisoft_2002", "calls_after_any_trick": True, "exchange": 4},
 ]
 

@@ -467,3 +467,72 @@ def test_terminal_tells_the_declarer_without_a_trick() -> None:
     out, _ = session(state, ["1"] * 12, seat=0, bot=lambda s: make_bot("random", seed=s))
     text = " ".join(out.split())
     assert "You took no trick: -120, twice the opening bid" in text
+
+
+# -- all_pass ------------------------------------------------------------------------------------
+
+
+def no_contract_game(**options) -> tt.Game:
+    return huutopussi(forced_opening=False, all_pass="no_contract", **options)
+
+
+def test_all_pass_no_contract_the_hand_is_played_without_a_contract():
+    state = no_contract_game().new_hand(deal=SUIT_DEAL, dealer=0)
+    run(state, "0 pass, 1 pass, 2 pass")
+    assert "pass" in legal(state), "the last player may pass too"
+    run(state, "3 pass")
+    assert state.phase == "play" and state.declarer is None and state.contract == 0
+    assert state.current_player == 1, "the player left of the dealer leads"
+    assert state.observation(2)["given"] is None
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    r = json.loads(state.to_json())["hands"][0]["result"]
+    assert r["declarer"] is None and r["made"] is None and r["penalised"] == []
+    assert r["points"] == r["collected"], "each side scores what it took"
+    assert r["no_tricks"], "seat 1 runs his hearts: side 0 takes nothing and pays nothing"
+    check_results(state)
+
+
+def test_all_pass_no_contract_a_banned_side_passes_and_nobody_must_open():
+    state = no_contract_game(bid_ban=-250).new_hand(deal=SUIT_DEAL, dealer=0, scores=[-300, -250])
+    assert legal(state) == ["pass"]
+    run(state, "0 pass, 1 pass, 2 pass, 3 pass")
+    assert state.phase == "play" and state.declarer is None
+
+
+def test_all_pass_needs_four_players_and_no_forced_opening():
+    with pytest.raises(tt.OptionError, match="four players and forced_opening off"):
+        huutopussi(all_pass="no_contract")
+    with pytest.raises(tt.OptionError, match="four players and forced_opening off"):
+        huutopussi(players=3, forced_opening=False, all_pass="no_contract")
+
+
+def test_all_pass_no_contract_the_solver_and_the_bots_play_it():
+    from tricktaker.solver import marriages as marriage_solver
+    from tricktaker.solver import solve
+    from tricktaker.solver.reference import minimax_values
+
+    game = no_contract_game()
+    state = game.new_hand(seed=5, dealer=3)
+    run(state, "3 pass, 0 pass, 1 pass, 2 pass")
+    rng = random.Random(3)
+    while sum(state.observation(None)["hand_sizes"]) > 8:
+        state.apply(rng.choice(state.legal_actions()))
+    assert solve(state).values == minimax_values(state, marriage_solver.objective, marriage_solver.side_of)
+    bots = [make_bot("pimc:worlds=2:max_candidates=3", seed=1), make_bot("rules", seed=2),
+            make_bot("rules", seed=3), make_bot("random", seed=4)]
+    state = game.new_match(seed=8)
+    while not state.is_over() and state.hand_number < 3:
+        seat = state.current_player
+        state.apply(bots[seat].act(view_of(state, seat)))
+    check_results(state)
+
+
+def test_terminal_tells_a_hand_without_a_contract() -> None:
+    from test_cli_huutopussi import Passer, session
+
+    state = no_contract_game().new_hand(deal=SUIT_DEAL, dealer=3)
+    out, _ = session(state, ["p"] + ["1"] * 12, seat=0, bot=lambda s: Passer())
+    text = " ".join(out.split())
+    assert "Nobody bid: the hand is played without a contract" in text
+    assert "none: everyone passed" in text

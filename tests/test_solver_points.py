@@ -52,6 +52,7 @@ VARIANTS = {
     "huutopussi-three": ("huutopussi", {"players": 3}),
     "huutopussi-three-kitty6": ("huutopussi", {"players": 3, "kitty": 6, "kitty_shown": False}),
     "huutopussi-main-form": ("huutopussi", {"preset": "main_form"}),
+    "huutopussi-no-contract": ("huutopussi", {"forced_opening": False, "all_pass": "no_contract"}),
     "huutopussi-lockouts-main": ("huutopussi", {"ask_lockouts": "main_form"}),
     "huutopussi-lockouts-2002": ("huutopussi", {"ask_lockouts": "illisoft_2002",
                                                 "calls_after_any_trick": True}),

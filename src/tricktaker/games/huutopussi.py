@@ -142,7 +142,13 @@ class Huutopussi(Game):
         Option("opener", "dealer", "Who opens the auction: the dealer (dealer) or the player on his "
                "left (left_of_dealer).", choices=("dealer", "left_of_dealer")),
         Option("forced_opening", True, "The opener must bid 50 or more (off: anyone may pass, but "
-               "the last player left when all the others passed without a bid must open)."),
+               "the last player left when all the others passed without a bid must open; option "
+               "all_pass)."),
+        Option("all_pass", "last_opens", "Four players without a forced opening: when all the others "
+               "have passed without a bid, the last player must open (last_opens), or may pass too "
+               "and the hand is played without a contract (no_contract: the player left of the "
+               "dealer leads, each side scores what it takes, nobody pays a penalty).",
+               choices=("last_opens", "no_contract")),
         Option("bid_ban", -500, "A side at or below this score may not bid (a forced opening at "
                "50 apart).", choices=(-500, -250)),
         Option("kitty", 3, "Three players: the kitty's size, 3 (11 cards each) or 6 (10 each); the "
@@ -177,10 +183,13 @@ spades_high: spades 100, hearts 80, diamonds 60, clubs 40); the most a hand can 
 Auction: the dealer must open at 50 or more (option opener left_of_dealer: the player on
 his left; option forced_opening off: anyone may pass, and only the last player left when
 all the others passed without a bid must open); then clockwise each player bids higher, in
-fives, or passes for good, until one bidder is left.  A player with three sixes may demand
-a new deal at his first chance to bid (redeal; option redeal; option redeal_hand
-three_sixes_or_low: or no card above the jack; four_sixes: all four sixes).  A side at -500
-or below (option bid_ban -250) may not bid, except that a forced opening is still 50.
+fives, or passes for good, until one bidder is left (option all_pass no_contract, four
+players without a forced opening: all may pass, and the hand is then played without a
+contract, the player left of the dealer leading and each side scoring what it takes).  A
+player with three sixes may demand a new deal at his first chance to bid (redeal; option
+redeal; option redeal_hand three_sixes_or_low: or no card above the jack; four_sixes: all
+four sixes).  A side at -500 or below (option bid_ban -250) may not bid, except that a
+forced opening is still 50.
 
 Four players (players=4, preset four): partners opposite.  The declarer's partner gives
 him 3 cards (option exchange 4); the declarer may raise the contract (raise N, or pass to
@@ -231,6 +240,8 @@ declare H, ask whole, ask half H, answer H, answer no."""
         if self.num_players == 3 and (o["exchange"] != 3 or o["calls_after_any_trick"]):
             raise OptionError("options exchange and calls_after_any_trick apply to four players only "
                               "(three players already call after any won trick)")
+        if o["all_pass"] != "last_opens" and (self.num_players == 3 or o["forced_opening"]):
+            raise OptionError("option all_pass no_contract needs four players and forced_opening off")
         if self.num_players == 4 and (o["kitty"] != 3 or not o["kitty_shown"]):
             raise OptionError("options kitty and kitty_shown apply to three players only "
                               "(four players have no kitty)")
@@ -337,6 +348,8 @@ class HuutopussiState(MarriageState):
             return False
         if self.game.options["forced_opening"]:
             return True  # the opener is the first to act, and no bid means it is his turn
+        if self.game.options["all_pass"] == "no_contract":
+            return False
         return all(self._passed[s] for s in range(self.num_players) if s != seat)
 
     def legal_actions(self) -> list[Action]:
@@ -473,6 +486,10 @@ class HuutopussiState(MarriageState):
         if action is PASS:
             self._passed[seat] = True
         left = [s for s in range(self.num_players) if not self._passed[s]]
+        if not left:  # all passed, no bid (all_pass no_contract): play without a contract
+            self._phase = PLAY_PHASE
+            self._turn = (self._dealer + 1) % self.num_players
+            return
         if len(left) == 1 and self._high_bidder is not None:  # else the last one left must open
             self._end_auction(left[0])
             return
@@ -559,8 +576,13 @@ class HuutopussiState(MarriageState):
         return points
 
     def _hand_done(self) -> None:
-        assert self._declarer is not None
         game = self.game
+        if self._declarer is None:  # no contract: each side scores what it took, no penalty
+            collected = self.side_points()
+            swept = [s for s in range(game.num_sides) if not self._tricks_won[s]]
+            self._finish_hand({"collected": collected, "made": None, "change": list(collected),
+                               "no_tricks": swept, "penalised": []})
+            return
         declarers = game.side_of(self._declarer)
         collected = self.side_points()
         collected[declarers] += self._discard_points

@@ -267,8 +267,9 @@ def objective(state: State, side: int, finished: bool) -> int:
         result = state.observation(None)["previous_hand"]
         declarer = result["declarer"]
         collected = list(result["collected"])
-        discard = g.deck.cards_from_text(result["discard"]) if result["discard"] else []
-        collected[g.side_of(declarer)] -= sum(g.card_values[c.mask] for c in discard)
+        if result["discard"]:  # three players, the declarer's (not in the play's points)
+            discard = g.deck.cards_from_text(result["discard"])
+            collected[g.side_of(declarer)] -= sum(g.card_values[c.mask] for c in discard)
     else:
         declarer = state.declarer
         collected = state.side_points()

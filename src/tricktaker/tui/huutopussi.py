@@ -769,6 +769,11 @@ class HuutopussiScreen(MarriageScreen):
         self.out.print(line)
         if before["declarer"] is None and not finished and after["declarer"] is not None:
             self.narrate_auction_end(after)
+        elif phase == "bid" and not finished and after["phase"] == "play":
+            leader = after["current_player"]
+            self.out.print(Text(f"  Nobody bid: the hand is played without a contract; each side scores "
+                                f"what it takes. {capital(seats.says(leader, 'leads', 'lead'))}.",
+                                style="bold"))
         if finished:
             previous = after["previous_hand"]
             if kind == "play":
@@ -874,6 +879,14 @@ class HuutopussiScreen(MarriageScreen):
     def result_rows(self, grid: Table, previous: JSON) -> None:
         seats = self.seats
         declarer = previous["declarer"]
+        if declarer is None:  # option all_pass no_contract
+            grid.add_row("Contract", Text("none: everyone passed", style="bold"))
+            grid.add_row("Tricks", seats.per_side(previous["tricks_won"], bold=False))
+            grid.add_row("Last trick", Text(f"{seats.side(previous['last_trick'])} +{self.huuto.last_trick}"))
+            grid.add_row("Collected", seats.per_side(previous["collected"], bold=False))
+            grid.add_row("Scoring", Text("without a contract each side scores what it collected; no penalty"))
+            grid.add_row("Points", self.side_points(previous["points"], sign=True))
+            return
         side = seats.side_of(declarer)
         contract, opening = previous["contract"], previous["opening_bid"]
         who, many = self.side_subject(side)
@@ -968,7 +981,7 @@ class HuutopussiScreen(MarriageScreen):
         for actor, text, before, after, done in replay_steps(state, hand["actions"]):
             kind = text.split()[0]
             phase = before["phase"]
-            if phase == "bid" and (after["declarer"] is not None or done):
+            if phase == "bid" and (after["declarer"] is not None or after["phase"] == "play" or done):
                 auction = before["auction"] + [[actor, text]]
                 out.print(Text("Auction: ", style="cyan").append_text(self.auction_line(auction)))
                 auction_shown = True
