@@ -55,6 +55,8 @@ typedef struct {
     int32_t *TB;     /* [size][TB_WORDS] */
     i64 *M, *SC, *W; /* [depth][MAX_MOVES], [depth][MAX_MOVES], [depth][W_COLS] */
     i64 under;       /* the cards with a face-down card beneath them */
+    i64 down;        /* every seat's face-down cards (Avomarjapussi), 0 in the other games */
+    int relative;    /* keys by relative rank allowed (rules[R_RELATIVE], at most 10 cards a suit) */
     i64 open_pairs[16]; /* by declared suits: the marriage cards of the suits not declared */
     u64 tmask;       /* table size - 1 */
     i64 gen;         /* the table's generation (stats[S_GEN]) */
@@ -874,31 +876,31 @@ static i64 meta(const Ctx *x, int d) {
 
 /* Whether the position is keyed by relative rank. */
 static int relative(const Ctx *x, int d) {
-    if (R_(R_RELATIVE) == 0 || stock_left(x, d) != 0) return 0;
-    i64 held = S_(d, F_GONE), down = 0;
-    for (int seat = 0; seat < R_(R_N); seat++) {
-        held |= S_(d, seat);
-        down |= R_(R_DOWN + seat);
-    }
-    return (down & ~held) == 0;
+    if (!x->relative || stock_left(x, d) != 0) return 0;
+    if (x->down == 0) return 1;
+    i64 held = S_(d, F_GONE);
+    for (int seat = 0; seat < R_(R_N); seat++) held |= S_(d, seat);
+    return (x->down & ~held) == 0;
 }
 
 /* A relative-rank key into k[0..3], one word per suit: for each live card, by its rank among
  * the live cards of its suit, its owner and class (5 bits); and how many there are. */
 static void relative_key(const Ctx *x, int d, i64 *k) {
     int n = (int)R_(R_N);
-    i64 live = 0;
-    for (int seat = 0; seat < n; seat++) live |= S_(d, seat);
-    for (int s = 0; s < 4; s++) k[s] = (i64)((u64)popcount(live & suit_mask(s)) << 52);
-    for (int seat = 0; seat < n; seat++) {
-        i64 h = S_(d, seat);
-        while (h) {
-            i64 low = h & -h;
-            h ^= low;
-            int i = idx(low);
-            int place = popcount(live & suit_mask(i >> 4) & (low - 1));
-            k[(i >> 4) & 3] |= (i64)((u64)(seat * 8 + C_(C_CLASS, i)) << ((5 * place) & 63));
+    i64 h1 = S_(d, 1), h2 = n > 2 ? S_(d, 2) : 0, h3 = n > 3 ? S_(d, 3) : 0;
+    i64 live = S_(d, 0) | h1 | h2 | h3;
+    for (int s = 0; s < 4; s++) {
+        i64 m = live & suit_mask(s);
+        u64 key = (u64)popcount(m) << 52;
+        int shift = 0;
+        while (m && shift < 52) {  /* the live cards of the suit from the lowest up */
+            i64 low = m & -m;
+            m ^= low;
+            u64 seat = (u64)((h1 & low) != 0) + 2 * (u64)((h2 & low) != 0) + 3 * (u64)((h3 & low) != 0);
+            key |= (seat * 8 + (u64)C_(C_CLASS, bit_index(low))) << shift;
+            shift += 5;
         }
+        k[s] = (i64)key;
     }
 }
 
@@ -1206,6 +1208,11 @@ static void derive(Ctx *x) {
     x->under = 0;
     for (int i = 0; i < 64; i++)
         if (x->C[C_UNDER * C_COLS + i] != 0) x->under |= (i64)1 << i;
+    x->down = 0;
+    for (int seat = 0; seat < x->R[R_N]; seat++) x->down |= x->R[R_DOWN + seat];
+    x->relative = x->R[R_RELATIVE] != 0;  /* a key word holds 10 cards of 5 bits and the count */
+    for (int s = 0; s < 4; s++)
+        if (popcount(x->R[R_DECK] & suit_mask(s)) > 10) x->relative = 0;
 }
 
 /* The fields of row d that the search uses as indexes. */
