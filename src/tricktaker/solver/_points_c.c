@@ -994,33 +994,34 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         prefetch(tk);  /* the entry is most often in no cache: load it while the bounds are computed */
         prefetch(tk + KEY_WORDS - 1);  /* (a key may span two cache lines) */
         prefetch(tb);
+        /* the position's own bounds, counted while the entry loads (the search waits on that
+         * load more than on any count) */
         i64 mine, theirs;
         safe_points(x, d, &mine, &theirs);
         i64 ub = upper_bound(x, d) - theirs;
+        if (S_(d, F_PHASE) == PH_PLAY && S_(d, F_LT1) == 0 && stock_left(x, d) == 0) {
+            i64 held = 0;
+            for (int seat = 0; seat < R_(R_N); seat++) held |= S_(d, seat);
+            if (!(held & x->under)) {
+                int leader = SEAT(S_(d, F_TURN));
+                i64 trumps;
+                i64 plain = quick_points(x, d, leader, &trumps, C_PTS);
+                if (is_max(x, leader))
+                    mine = plain + (trumps > mine ? trumps : mine);
+                else
+                    ub -= plain + (trumps > theirs ? trumps - theirs : 0);
+                ub -= quick_pip_point(x, d, leader, &mine);
+            }
+        }
+        mine += pip_point(x, d, 1);
         if ((i64)tb[TB_GEN] == x->gen && tk[0] == k[0] && tk[1] == k[1] && tk[2] == k[2]
             && tk[3] == k[3] && tk[4] == k[4] && tk[5] == k[5]) {
-            /* The entry's bounds started as this position's bounds below and only narrowed
-             * since: no need to count quick tricks again. */
+            /* the entry's bounds started as the ones above and only narrowed since */
             i64 lb_t = tb[TB_LB], ub_t = tb[TB_UB];
             if (lb_t >= beta) return lb_t;
             if (ub_t <= alpha) return ub_t;
             first = tb[TB_MOVE];
         } else {
-            if (S_(d, F_PHASE) == PH_PLAY && S_(d, F_LT1) == 0 && stock_left(x, d) == 0) {
-                i64 held = 0;
-                for (int seat = 0; seat < R_(R_N); seat++) held |= S_(d, seat);
-                if (!(held & x->under)) {
-                    int leader = SEAT(S_(d, F_TURN));
-                    i64 trumps;
-                    i64 plain = quick_points(x, d, leader, &trumps, C_PTS);
-                    if (is_max(x, leader))
-                        mine = plain + (trumps > mine ? trumps : mine);
-                    else
-                        ub -= plain + (trumps > theirs ? trumps - theirs : 0);
-                    ub -= quick_pip_point(x, d, leader, &mine);
-                }
-            }
-            mine += pip_point(x, d, 1);
             if (ub <= alpha) return ub;
             if (beta <= mine) return mine;
             memcpy(tk, k, sizeof k);
