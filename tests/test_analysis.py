@@ -244,3 +244,14 @@ def test_the_card_left_face_up_in_the_pack_counts_as_seen_tute_for_three() -> No
     assert state.observation(None)["previous_hand"].get("tute") is None  # played to its last card
     analysis = analyse_hand(state.to_json(), 0, time_limit=0.2, only_public=True, par=False)
     assert analysis.decisions and all(d.public for d in analysis.decisions)
+
+
+def test_a_hand_redealt_has_no_plays_no_contract_and_no_par_huutopussi() -> None:
+    """Seed 7 deals South three sixes: the hand is redealt before any card is played."""
+    state = tt.new_game("huutopussi").new_match(seed=7)
+    assert "redeal" in {a.text for a in state.legal_actions()}
+    state.apply("redeal")
+    assert state.hand_number == 1
+    analysis = analyse_hand(state.to_json(), 0, time_limit=1.0)
+    assert analysis.finished and analysis.decisions == ()
+    assert analysis.actual is None and analysis.par is None

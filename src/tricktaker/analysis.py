@@ -342,8 +342,8 @@ def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0,
         units = "tricks" if start.game.name == "tuppi" else "points"
     actual = par_outcome = None
     par_public = bool(hand["actions"]) and public_at(0)
-    if bidding and finished:
-        actual = Outcome(_contract(contract_state) if contract_state else {}, _points(state))
+    if bidding and finished and contract_state is not None:  # (a hand redealt was never played)
+        actual = Outcome(_contract(contract_state), _points(state))
         if par and (par_public or not only_public):
             par_outcome = par_of(start, par_candidates, par_time, time_limit)
     return HandAnalysis(start.game.name, index, units, tuple(decisions), tuple(totals), finished,
