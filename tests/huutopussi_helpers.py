@@ -208,11 +208,53 @@ class Rules:
             return sixes == 4
         return sixes >= 3 or (rule == "three_sixes_or_low" and all(c[0] not in "ATKQ" for c in mine))
 
+    def walk_auction(self, dealer: int, scores: list[int], texts: list[str]) -> dict[str, Any]:
+        """Follow an auction's texts from the first bidder: who made each one, whose turn is next
+        (None once it is over), the high bid and bidder, who passed.  With bid_ban_reopen the
+        seats of banned sides wait (unless every side is banned) until all the others have
+        passed without a bid, and then bid from the dealer's left."""
+        n = self.players
+        turn = (dealer + (self.options["opener"] == "left_of_dealer")) % n
+        banned = [scores[self.side(s)] <= self.options["bid_ban"] for s in range(n)]
+        waiting = banned if self.options["bid_ban_reopen"] and not all(banned) else [False] * n
+        while waiting[turn]:
+            turn = (turn + 1) % n
+        high, high_bidder = 0, None
+        passed = [False] * n
+        seats: list[int] = []
+        for text in texts:
+            assert turn is not None, "the auction is over"
+            seats.append(turn)
+            if text == "redeal":
+                turn = None
+                break
+            if text == "pass":
+                passed[turn] = True
+            else:
+                high, high_bidder = int(text.split()[1]), turn
+            left = [s for s in range(n) if not passed[s] and not waiting[s]]
+            if not left and high_bidder is None and any(waiting):
+                waiting = [False] * n
+                turn = (dealer + 1) % n
+                while passed[turn]:
+                    turn = (turn + 1) % n
+                continue
+            if not left or (len(left) == 1 and high_bidder is not None):
+                turn = None
+                break
+            turn = (turn + 1) % n
+            while passed[turn] or waiting[turn]:
+                turn = (turn + 1) % n
+        return {"seats": seats, "turn": turn, "high": high, "high_bidder": high_bidder, "passed": passed}
+
     def bids(self, obs: dict[str, Any], mine: list[str]) -> set[str]:
         seat = obs["current_player"]
         high = obs["high_bid"]
         spoken = {s for s, _ in obs["auction"]}
-        banned = obs["scores"][self.side(seat)] <= self.options["bid_ban"]
+        walk = self.walk_auction(obs["dealer"], obs["scores"], [t for _, t in obs["auction"]])
+        assert walk["seats"] == [s for s, _ in obs["auction"]] and walk["turn"] == seat
+        banned = (obs["scores"][self.side(seat)] <= self.options["bid_ban"]
+                  and not self.options["bid_ban_reopen"])  # with reopening the ban makes a seat wait
         out: set[str] = set()
         if self.options["redeal"] and seat not in spoken and self.may_redeal(mine):
             out.add("redeal")
@@ -221,9 +263,8 @@ class Rules:
             if self.options["forced_opening"]:
                 assert seat == opener and not obs["auction"]
                 forced = True
-            else:  # the seats go round from the opener; only the last one left must open
+            else:  # only the last one left must open (all_pass last_opens)
                 passes = [s for s, t in obs["auction"] if t == "pass"]
-                assert seat == (opener + len(passes)) % self.players
                 forced = len(passes) == self.players - 1 and self.options["all_pass"] == "last_opens"
             every = {f"bid {v}" for v in range(50, self.max_bid + 1, 5)}
             if forced:
@@ -297,29 +338,21 @@ class Rules:
         actions = list(h["actions"])
         dealer = h["dealer"]
         # the auction
-        turn = (dealer + (self.options["opener"] == "left_of_dealer")) % n
-        high, high_bidder = 0, None
-        passed = [False] * n
-        auction = []
+        texts: list[str] = []
         while True:
-            text = actions.pop(0)
-            auction.append([turn, text])
-            if text == "redeal":
-                return {"redeal": turn, "points": [0] * self.sides, "scores": list(scores),
-                        "auction": auction}
-            if text == "pass":
-                passed[turn] = True
-            else:
-                high, high_bidder = int(text.split()[1]), turn
-            if passed.count(False) == 1 and high_bidder is not None or not any(not p for p in passed):
+            texts.append(actions.pop(0))
+            walk = self.walk_auction(dealer, scores, texts)
+            if walk["turn"] is None:
                 break
-            turn = (turn + 1) % n
-            while passed[turn]:
-                turn = (turn + 1) % n
+        auction = [[s, t] for s, t in zip(walk["seats"], texts, strict=True)]
+        if texts[-1] == "redeal":
+            return {"redeal": walk["seats"][-1], "points": [0] * self.sides, "scores": list(scores),
+                    "auction": auction}
+        high, high_bidder, passed = walk["high"], walk["high_bidder"], walk["passed"]
         if high_bidder is None:  # all passed (all_pass no_contract): no contract, no exchange
             return self.score_without_contract(dealer, hands, actions, scores, auction)
-        declarer = passed.index(False)
-        assert declarer == high_bidder
+        declarer = high_bidder  # every other seat passed or (bid_ban_reopen) was never asked
+        assert not passed[declarer]
         opening = contract = high
         discard: set[str] = set()
         if n == 4:

@@ -40,7 +40,8 @@ VARIANTS = {
                                            "card_values": "pips", "marriage_values": "spades_high",
                                            "opener": "left_of_dealer", "forced_opening": False,
                                            "redeal_hand": "three_sixes_or_low", "bid_ban": -250,
-                                           "ask_lockouts": "illisoft_2002", "all_pass": "no_contract"}),
+                                           "ask_lockouts": "illisoft_2002", "all_pass": "no_contract",
+                                           "bid_ban_reopen": True}),
 }
 """Every game and variant, with shorter matches where an option allows."""
 

@@ -536,3 +536,48 @@ def test_terminal_tells_a_hand_without_a_contract() -> None:
     text = " ".join(out.split())
     assert "Nobody bid: the hand is played without a contract" in text
     assert "none: everyone passed" in text
+
+
+# -- bid_ban_reopen --------------------------------------------------------------------------------
+
+
+def reopen_game() -> tt.Game:
+    return huutopussi(forced_opening=False, all_pass="no_contract", bid_ban_reopen=True,
+                      opener="left_of_dealer")
+
+
+def test_bid_ban_reopen_a_banned_side_waits_until_all_others_pass_then_bids():
+    state = reopen_game().new_hand(deal=SUIT_DEAL, dealer=0, scores=[0, -600])
+    assert state.current_player == 2, "seat 1 (left of the dealer) is banned and waits"
+    run(state, "2 pass, 0 pass")
+    assert state.phase == "bid" and state.current_player == 1, "the auction reopens from the dealer's left"
+    assert "bid 70" in legal(state) and "pass" in legal(state)
+    run(state, "1 bid 70, 3 pass")
+    assert state.declarer == 1 and state.contract == 70
+
+
+def test_bid_ban_reopen_a_bid_by_the_others_leaves_the_banned_side_out():
+    state = reopen_game().new_hand(deal=SUIT_DEAL, dealer=0, scores=[0, -600])
+    run(state, "2 bid 50, 0 pass")
+    assert state.declarer == 2 and state.phase == "give", "seats 1 and 3 were never asked"
+
+
+def test_bid_ban_reopen_every_side_banned_bids_normally_and_all_pass_is_no_contract():
+    state = reopen_game().new_hand(deal=SUIT_DEAL, dealer=0, scores=[-600, -600])
+    assert state.current_player == 1 and "bid 55" in legal(state)
+    state = reopen_game().new_hand(deal=SUIT_DEAL, dealer=0, scores=[0, -600])
+    run(state, "2 pass, 0 pass, 1 pass, 3 pass")
+    assert state.phase == "play" and state.declarer is None
+
+
+def test_bid_ban_reopen_needs_a_hand_without_contract():
+    with pytest.raises(tt.OptionError, match="bid_ban_reopen needs all_pass no_contract"):
+        huutopussi(forced_opening=False, bid_ban_reopen=True)
+
+
+def test_terminal_tells_a_side_waiting_for_the_reopening() -> None:
+    from test_cli_huutopussi import Passer, session
+
+    state = reopen_game().new_hand(deal=SUIT_DEAL, dealer=3, scores=[0, -600])
+    out, _ = session(state, ["p"], seat=0, bot=lambda s: Passer())
+    assert "at -500 or below, asked only if" in out

@@ -144,6 +144,9 @@ class Huutopussi(Game):
         Option("forced_opening", True, "The opener must bid 50 or more (off: anyone may pass, but "
                "the last player left when all the others passed without a bid must open; option "
                "all_pass)."),
+        Option("bid_ban_reopen", False, "With all_pass no_contract: a side under the bid ban is not "
+               "asked at first; if everyone else passes without a bid, the auction reopens for its "
+               "players, who may then bid (if every side is under the ban, nobody is left out)."),
         Option("all_pass", "last_opens", "Four players without a forced opening: when all the others "
                "have passed without a bid, the last player must open (last_opens), or may pass too "
                "and the hand is played without a contract (no_contract: the player left of the "
@@ -189,7 +192,8 @@ contract, the player left of the dealer leading and each side scoring what it ta
 player with three sixes may demand a new deal at his first chance to bid (redeal; option
 redeal; option redeal_hand three_sixes_or_low: or no card above the jack; four_sixes: all
 four sixes).  A side at -500 or below (option bid_ban -250) may not bid, except that a
-forced opening is still 50.
+forced opening is still 50 (option bid_ban_reopen, with all_pass no_contract: its players
+are asked only after all the others passed without a bid, and may then bid).
 
 Four players (players=4, preset four): partners opposite.  The declarer's partner gives
 him 3 cards (option exchange 4); the declarer may raise the contract (raise N, or pass to
@@ -242,6 +246,9 @@ declare H, ask whole, ask half H, answer H, answer no."""
                               "(three players already call after any won trick)")
         if o["all_pass"] != "last_opens" and (self.num_players == 3 or o["forced_opening"]):
             raise OptionError("option all_pass no_contract needs four players and forced_opening off")
+        if o["bid_ban_reopen"] and o["all_pass"] != "no_contract":
+            raise OptionError("option bid_ban_reopen needs all_pass no_contract (else the last player "
+                              "left would have to open and the auction never reopens)")
         if self.num_players == 4 and (o["kitty"] != 3 or not o["kitty_shown"]):
             raise OptionError("options kitty and kitty_shown apply to three players only "
                               "(four players have no kitty)")
@@ -310,6 +317,13 @@ class HuutopussiState(MarriageState):
         self._high_bidder: int | None = None
         self._passed = [False] * n
         self._spoken = [False] * n  # has had a chance to bid (for the redeal)
+        # bid_ban_reopen: the seats of banned sides wait until everyone else has passed without a bid
+        banned = [self._scores[self.game.side_of(s)] <= self.game.bid_floor for s in range(n)]
+        self._waiting = banned if self.game.options["bid_ban_reopen"] and not all(banned) else [False] * n
+        first = self.game.opener(self._dealer)
+        while self._waiting[first]:
+            first = self._next(first)
+        self._turn = first
         self._redeal_by: int | None = None
         self._opening = 0  # the highest bid before the raise
         self._contract = 0
@@ -339,6 +353,8 @@ class HuutopussiState(MarriageState):
         return (seat + 2) % 4
 
     def _bids_allowed(self, seat: int) -> bool:
+        if self.game.options["bid_ban_reopen"]:
+            return True  # the ban keeps a seat waiting, and once asked it bids like anyone
         return self._scores[self.game.side_of(seat)] > self.game.bid_floor
 
     def _must_open(self, seat: int) -> bool:
@@ -485,7 +501,15 @@ class HuutopussiState(MarriageState):
         self._spoken[seat] = True
         if action is PASS:
             self._passed[seat] = True
-        left = [s for s in range(self.num_players) if not self._passed[s]]
+        left = [s for s in range(self.num_players) if not self._passed[s] and not self._waiting[s]]
+        if not left and self._high_bidder is None and any(self._waiting):
+            # bid_ban_reopen: the auction reopens for the banned seats, from the dealer's left
+            self._waiting = [False] * self.num_players
+            nxt = self._next(self._dealer)
+            while self._passed[nxt]:
+                nxt = self._next(nxt)
+            self._turn = nxt
+            return
         if not left:  # all passed, no bid (all_pass no_contract): play without a contract
             self._phase = PLAY_PHASE
             self._turn = (self._dealer + 1) % self.num_players
@@ -494,7 +518,7 @@ class HuutopussiState(MarriageState):
             self._end_auction(left[0])
             return
         nxt = self._next(seat)
-        while self._passed[nxt]:
+        while self._passed[nxt] or self._waiting[nxt]:
             nxt = self._next(nxt)
         self._turn = nxt
 

@@ -114,7 +114,7 @@ class HuutopussiScreen(MarriageScreen):
 
     def banned(self, scores: Sequence[int], side: int) -> bool:
         """A side at the bid ban (-500 or below) may not bid (a forced opening is still 50)."""
-        return scores[side] <= self.huuto.bid_floor
+        return scores[side] <= self.huuto.bid_floor and not self.game.options["bid_ban_reopen"]
 
     def forced_opening_words(self) -> str:
         """``the dealer's opening`` (the default rules) or ``a forced opening``."""
@@ -143,6 +143,10 @@ class HuutopussiScreen(MarriageScreen):
         scores = obs["scores"]
         line = self.standing(scores)
         banned = [self.seats.side(s) for s in self.seats.side_order if self.banned(scores, s)]
+        waiting = [self.seats.side(s) for s in self.seats.side_order if scores[s] <= self.huuto.bid_floor]
+        if self.game.options["bid_ban_reopen"] and waiting and len(waiting) < len(scores):
+            line.append(f"   at {self.huuto.bid_floor} or below, asked only if all the others pass: "
+                        f"{', '.join(waiting)}", style="yellow")
         if banned:
             line.append(f"   at {self.huuto.bid_floor} or below, may not bid: {', '.join(banned)}",
                         style="yellow")
@@ -683,6 +687,10 @@ class HuutopussiScreen(MarriageScreen):
             rules.append("no forced opening (the last player left must open)")
         if opts["bid_ban"] != -500:
             rules.append(f"no bids at {opts['bid_ban']} or below")
+        if opts["all_pass"] == "no_contract":
+            rules.append("if all pass, the hand is played without a contract")
+        if opts["bid_ban_reopen"]:
+            rules.append(f"a side at {opts['bid_ban']} or below bids only after all the others passed")
         rules.append(f"first to {TARGET}")
         give = "give or discard cards by name (9h 7c 6d) or number (1 5 7)"
         calls = "d h declares hearts" + ("; whole and half h ask your partner" if self.partners else "")
