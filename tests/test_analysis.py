@@ -4,6 +4,7 @@ what may be told to a seat after the hand (docs/solver.md, "Analysis of a finish
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -255,3 +256,17 @@ def test_a_hand_redealt_has_no_plays_no_contract_and_no_par_huutopussi() -> None
     analysis = analyse_hand(state.to_json(), 0, time_limit=1.0)
     assert analysis.finished and analysis.decisions == ()
     assert analysis.actual is None and analysis.par is None
+
+
+def test_replay_analyse_tells_a_point_games_costs_in_points(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = tt.new_game("tute").new_hand(seed=2)
+    _first_legal_play(state)
+    path = tmp_path / "tute.json"
+    path.write_text(state.to_json(), encoding="utf-8")
+    assert main(["replay", str(path), "--analyse", "--time-limit", "5"]) == 0
+    out = capsys.readouterr().out
+    analysis = analyse_hand(state.to_json(), 0, time_limit=5, par=False)
+    costly = next(d for d in analysis.decisions if d.cost and d.cost > 1)
+    assert f"{costly.action.removeprefix('play ')} −{costly.cost} points" in out
+    assert re.search(r"in\s+points;\s+0\s+is\s+a\s+best\s+play", out) and "Par:" not in out  # no bidding
