@@ -515,9 +515,9 @@ class Duplicate:
     async def create_set(self, request: Any) -> SetSpec:
         try:
             spec = custom_set(request, self.tables.pool.limits)
-        except ValueError as exc:
-            if isinstance(exc, TableError):
-                raise
+        except TableError:
+            raise
+        except ValueError as exc:  # the bot's own check (a spec over this server's caps)
             raise TableError("bad_request", str(exc)) from None
         stored: SetSpec = await self._in_db(self.store.add_set, spec)
         return stored
