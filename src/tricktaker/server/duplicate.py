@@ -38,6 +38,7 @@ import random
 import re
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -64,8 +65,8 @@ from .players import Player
 from .store import Store, StoredTable
 from .tables import Table, TableError, Tables, token_hash
 
-__all__ = ["BOTS", "DAILY_BOARDS", "IMP_UNITS", "MAX_BOARDS", "Duplicate", "SetSpec", "daily_set",
-           "imp", "matchpoints", "net_score", "standings"]
+__all__ = ["BOTS", "DAILY_BOARDS", "IMP_UNITS", "MAX_BOARDS", "Duplicate", "SetSpec", "cross_imps",
+           "daily_set", "imp", "matchpoints", "net_score", "standings"]
 
 BOTS = ("rules", "random")
 """The bot levels a set may seat: deterministic given the board (the first is the default)."""
@@ -231,14 +232,19 @@ def net_score(state: State, seat: int) -> tuple[float, list[int]]:
 
 def matchpoints(scores: dict[str, float]) -> dict[str, tuple[int, float]]:
     """Each entrant's matchpoints on a board and their percentage of the top: 2 for every
-    other entrant with a lower score, 1 for every tie.  A lone result has 50%."""
-    out = {}
+    other entrant with a lower score, 1 for every tie.  A lone result has 50%.
+
+    Counted per distinct score (a hand has few), not per pair of entrants: a board of a
+    thousand entrants is a few hundred steps, not a million."""
     top = 2 * (len(scores) - 1)
-    for who, mine in scores.items():
-        points = sum(2 if mine > theirs else 1 if mine == theirs else 0
-                     for other, theirs in scores.items() if other != who)
-        out[who] = (points, 100.0 * points / top if top else 50.0)
-    return out
+    counts = Counter(scores.values())
+    below = 0
+    points_of: dict[float, int] = {}
+    for value in sorted(counts):
+        points_of[value] = 2 * below + counts[value] - 1  # the others with this score tie
+        below += counts[value]
+    return {who: (points_of[mine], 100.0 * points_of[mine] / top if top else 50.0)
+            for who, mine in scores.items()}
 
 
 def imp(difference: float, unit: float) -> int:
@@ -252,12 +258,13 @@ def imp(difference: float, unit: float) -> int:
 
 def cross_imps(scores: dict[str, float], unit: float) -> dict[str, float]:
     """Each entrant's IMP-like result on a board: the mean of :func:`imp` of their score minus
-    each other entrant's (0 alone), so a board weighs the same however many played it."""
-    out = {}
-    for who, mine in scores.items():
-        others = [imp(mine - theirs, unit) for other, theirs in scores.items() if other != who]
-        out[who] = sum(others) / len(others) if others else 0.0
-    return out
+    each other entrant's (0 alone), so a board weighs the same however many played it.
+    Per distinct score, as :func:`matchpoints` (an entrant against themselves adds imp(0) = 0)."""
+    others = len(scores) - 1
+    counts = Counter(scores.values())
+    mean = {value: sum(imp(value - theirs, unit) * n for theirs, n in counts.items()) / others
+            if others else 0.0 for value in counts}
+    return {who: mean[mine] for who, mine in scores.items()}
 
 
 def standings(boards: int, results: Sequence[dict[str, float]], unit: float,
