@@ -176,7 +176,7 @@ def test_hand_rewards_are_zero_sum_per_side() -> None:
 
 
 def test_every_bot_is_registered_by_name() -> None:
-    assert set(BOTS) == {"random", "rules", "pimc", "ismcts", "oracle"}
+    assert set(BOTS) == {"random", "rules", "pimc", "ismcts", "oracle", "alphamu"}
     for name in BOTS:
         assert make_bot(name, seed=1).name == name
 

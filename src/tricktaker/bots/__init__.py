@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .alphamu import AlphaMuBot
 from .base import Bot, Oracle, View, view_of
 from .ismcts import IsmctsBot
 from .oracle import OracleBot
@@ -27,8 +28,8 @@ from .playout import ROLLOUTS
 from .random_bot import RandomBot
 from .rules import RulesBot
 
-__all__ = ["BOTS", "BOT_OPTIONS", "DEFAULT_BOT", "Bot", "BotOption", "BotSpecError", "IsmctsBot", "Oracle",
-           "OracleBot", "PimcBot", "RandomBot", "RulesBot", "View",
+__all__ = ["BOTS", "BOT_OPTIONS", "DEFAULT_BOT", "AlphaMuBot", "Bot", "BotOption", "BotSpecError",
+           "IsmctsBot", "Oracle", "OracleBot", "PimcBot", "RandomBot", "RulesBot", "View",
            "bot_options", "check_bot_options", "make_bot", "parse_bot", "view_of"]
 
 BOTS: dict[str, Callable[..., Bot]] = {
@@ -37,6 +38,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "pimc": PimcBot,
     "ismcts": IsmctsBot,
     "oracle": OracleBot,
+    "alphamu": AlphaMuBot,
 }
 """Every bot by name; each factory takes ``seed`` and the bot's keyword options."""
 
@@ -149,6 +151,13 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "rollout": _ROLLOUT,
         "exploration": BotOption(float, 0, 100, doc="the UCB constant"),
         "max_candidates": BotOption(int, 1, 1000, doc="the most actions valued"),
+    },
+    "alphamu": {
+        "m": BotOption(int, 1, 5, doc="the bot's own moves searched without strategy fusion (1: PIMC)"),
+        "worlds": BotOption(int, 1, 1000, doc="worlds per decision"),
+        "time": _TIME,
+        "search_cards": BotOption(int, 0, 13, nullable=True, doc="search when the bot has at most "
+                                  "this many cards to play (none: the game's default)"),
     },
     "oracle": {
         "time": BotOption(float, maximum=3600, above=0, doc="seconds a card-play solve may take"),

@@ -98,6 +98,9 @@ class Bot(ABC):
     name: ClassVar[str]
     """The registry name, as ``make_bot`` and ``tricktaker play --bots`` take it."""
 
+    listed: ClassVar[bool] = True
+    """Offered in the server's menu of bots (a research bot may still be named by its spec)."""
+
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self._rng = random.Random(seed)

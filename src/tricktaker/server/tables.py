@@ -331,7 +331,7 @@ def game_catalogue() -> dict[str, Any]:
                          "minimum": o.minimum, "maximum": o.maximum} for o in cls.OPTIONS],
         })
     bots = [{"name": name, "description": (factory.__doc__ or "").strip().split("\n")[0]}
-            for name, factory in BOTS.items() if seatable(name)]
+            for name, factory in BOTS.items() if seatable(name) and getattr(factory, "listed", True)]
     return {"games": games, "bots": bots, "default_bot": DEFAULT_BOT}
 
 

@@ -1,0 +1,227 @@
+"""The αμ bot (``alphamu``, issue 22's "beyond PIMC"): its spec, its search's pieces, and its
+play on constructed Tuppi endgames, against ``pimc`` on the same positions.
+
+The endgames are built from a full deal whose first ten tricks are filler cards of one suit
+each (everybody follows suit, so no void is shown), leaving three chosen cards per seat.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import pytest
+
+import tricktaker as tt
+from tricktaker.bots import AlphaMuBot, BotSpecError, make_bot, view_of
+from tricktaker.bots.alphamu import _combine, banked, pareto
+from tricktaker.engine import State
+from tricktaker.solver import solve
+
+RANKS = "23456789TJQKA"
+
+
+def endgame(hands: list[str], leader: int = 0) -> State:
+    """A Tuppi rami hand (seat 1 declares) at its 11th trick: ``hands`` left, ``leader`` to lead.
+
+    Each suit's cards outside ``hands`` are played in tricks of four of that suit (so each
+    suit must have 1, 5 or 9 cards in ``hands``); the last filler trick's top card is the
+    leader's.
+    """
+    cards = [h.split() for h in hands]
+    used = {c for h in cards for c in h}
+    groups = []
+    for suit in "SHDC":
+        rest = [r + suit for r in RANKS if r + suit not in used]
+        assert len(rest) % 4 == 0, f"suit {suit}: {13 - len(rest)} cards left is not 1, 5 or 9"
+        groups += [rest[i:i + 4] for i in range(0, len(rest), 4)]
+    deal = [list(h) for h in cards]
+    plan = []
+    for number, group in enumerate(groups):
+        seats = [0, 1, 2, 3]
+        if number == len(groups) - 1:
+            seats = [s for s in seats if s != leader] + [leader]
+        by_seat = dict(zip(seats, group, strict=True))  # group is in rank order: the last wins
+        for seat, card in by_seat.items():
+            deal[seat].append(card)
+        plan.append(by_seat)
+    state = tt.new_game("tuppi", bid_cards=True, sooli=False).new_hand(
+        deal=[" ".join(h) for h in deal], dealer=0)
+    for bid in ("rami", "nolo", "nolo", "nolo"):
+        state.apply(f"bid {bid}")
+    for by_seat in plan:
+        for _ in range(4):
+            state.apply(f"play {by_seat[state.current_player]}")
+    assert state.current_player == leader
+    return state
+
+
+def searching(seed: int, **options: object) -> AlphaMuBot:
+    bot = make_bot("alphamu", seed=seed, search_cards=3, **options)
+    assert isinstance(bot, AlphaMuBot)
+    return bot
+
+
+# -- the spec ------------------------------------------------------------------------------
+
+
+def test_alphamu_spec_carries_its_options() -> None:
+    bot = make_bot("alphamu:m=3:worlds=10:time=0.5:search_cards=3", seed=1)
+    assert isinstance(bot, AlphaMuBot)
+    assert (bot.m, bot.worlds, bot.time, bot.search_cards) == (3, 10, 0.5, 3)
+    assert (bot.pimc.worlds, bot.pimc.time) == (10, 0.5)  # the fallback has the same budget
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("alphamu:m=0", "alphamu option m must be a whole number 1..5, not 0"),
+    ("alphamu:m=2.5", "alphamu option m must be a whole number 1..5, not 2.5"),
+    ("alphamu:worlds=0", "alphamu option worlds must be a whole number 1..1000, not 0"),
+    ("alphamu:search_cards=14", "alphamu option search_cards must be a whole number 0..13 or none"),
+    ("alphamu:time=0", "alphamu option time must be a number above 0"),
+    ("alphamu:depth=2", "bot 'alphamu' has no option 'depth'"),
+])
+def test_bad_alphamu_specs_raise_bot_spec_errors(spec: str, message: str) -> None:
+    with pytest.raises(BotSpecError, match=message):
+        make_bot(spec)
+
+
+# -- the search's pieces ------------------------------------------------------------------------
+
+
+def test_pareto_keeps_the_vectors_no_other_beats_in_every_world() -> None:
+    assert pareto([(1, 0), (0, 1), (1, 1), (0, 0), (1, 1)]) == [(1, 1)]
+    assert pareto([(2, 0), (0, 2), (1, 1), (1, 0)]) == [(2, 0), (0, 2), (1, 1)]
+
+
+def test_an_opponent_takes_each_worlds_minimum_over_its_legal_actions() -> None:
+    """Three worlds; action x legal in worlds 0 and 1, y in 1 and 2: world 1 takes the worse."""
+    x = (0, 1), [(3.0, 2.0)]
+    y = (1, 2), [(1.0, 5.0), (4.0, 0.0)]
+    combined = _combine([([0, 1], x[1]), ([1, 2], y[1])], 3, worst=True)
+    assert sorted(combined) == sorted([(3.0, 1.0, 5.0), (3.0, 2.0, 0.0)])
+    assert all(math.isfinite(v) for vector in combined for v in vector)
+
+
+def test_banked_tricks_plus_the_solvers_value_count_from_the_root() -> None:
+    """What makes leaves of different branches comparable: after an action, the tricks made on
+    the way plus the solver's value there equal the solver's value of that action before it
+    (rami and nolo hands of random play, from four cards left to the end)."""
+    checked: dict[str, int] = {"rami": 0, "nolo": 0}
+    for seed in range(8):
+        rng = random.Random(seed)
+        contract = ("rami", "nolo")[seed % 2]
+        state = tt.new_game("tuppi", bid_cards=True, sooli=False).new_hand(seed=seed, dealer=0)
+        for bid in (contract, "nolo", "nolo", "nolo"):
+            state.apply(f"bid {bid}")
+        assert state.contract == contract
+        while not state.is_over() and state.hand_number == 0:
+            mover = state.current_player
+            assert mover is not None
+            if len(state.hand(mover)) <= 4:
+                side = state.game.side_of(mover)
+                for action, value in solve(state).values.items():
+                    child = state.clone()
+                    child.apply(action)
+                    gained = banked(child, side, 0) - banked(state, side, 0)
+                    if child.is_over() or child.hand_number != 0:
+                        assert gained == value
+                    elif child.game.side_of(child.current_player) == side:
+                        assert gained + solve(child).value == value
+                    else:
+                        continue
+                    checked[contract] += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert min(checked.values()) >= 10, checked
+
+
+# -- play ------------------------------------------------------------------------------------
+
+
+STRATEGY_FUSION = ["8C 3S 4S", "5D 4H 7C", "QS 4C 5C", "KC AS 7S"]
+"""Seat 0 to lead with 8C 3S 4S: see :func:`test_alphamu_avoids_the_card_pimc_values_by_fusion`."""
+
+
+def test_alphamu_never_values_an_action_above_pimc() -> None:
+    """One plan for every world can do no better than the best plan for each world apart."""
+    state = endgame(STRATEGY_FUSION)
+    bot = searching(seed=2, worlds=16)
+    bot.act(view_of(state, 0))
+    scores = bot.last_scores
+    assert set(scores["alphamu"]) == set(state.legal_actions())
+    for action, value in scores["alphamu"].items():
+        assert value <= scores["pimc"][action] + 1e-9
+
+
+def test_alphamu_with_m1_plays_exactly_as_pimc() -> None:
+    """In the bidding of a new hand and to the end of an endgame, decision by decision."""
+    for state in (tt.new_game("tuppi").new_hand(seed=4), endgame(STRATEGY_FUSION)):
+        one, pimc = make_bot("alphamu:m=1:worlds=4", seed=9), make_bot("pimc:worlds=4", seed=9)
+        for _ in range(4 if state.phase == "bid" else 12):
+            view = view_of(state, state.current_player)
+            action = one.act(view)
+            assert action is pimc.act(view)
+            state.apply(action)
+
+
+def test_alphamu_decides_from_the_view_alone() -> None:
+    """Two true deals the seat cannot tell apart get the same decision and the same scores."""
+    state = endgame(STRATEGY_FUSION)
+    twin = view_of(state, 0).sample_world(random.Random(5))
+    assert [twin.hand(s) for s in range(4)] != [state.hand(s) for s in range(4)]
+    assert twin.observation(0) == state.observation(0)
+    one, other = searching(seed=7, worlds=12), searching(seed=7, worlds=12)
+    assert one.act(view_of(state, 0)) is other.act(view_of(twin, 0))
+    assert one.last_scores == other.last_scores
+
+
+def test_alphamu_replays_exactly_from_a_seed_and_only_plays_legal_actions() -> None:
+    def endgame_played(seed: int) -> list[str]:
+        state = endgame(["AD 2S 2H", "AH 3H 3S", "AS KS 2C", "KH 4H 4S"])
+        bots = [searching(seed=seed + s, worlds=8) for s in range(4)]
+        played = []
+        while not state.is_over() and state.hand_number == 0:
+            seat = state.current_player
+            assert seat is not None
+            view = view_of(state, seat)
+            action = bots[seat].act(view)
+            assert action in view.legal_actions
+            played.append(str(action))
+            state.apply(action)
+        assert sum(bot.searches for bot in bots) >= 4
+        return played
+
+    assert endgame_played(5) == endgame_played(5)
+
+
+def test_alphamu_plays_pimc_outside_small_card_play() -> None:
+    """Bidding and the other games go to PIMC's code: a Tute hand is played with no search."""
+    state = tt.new_game("tute").new_hand(seed=3)
+    bot = make_bot("alphamu:worlds=2", seed=1)
+    assert isinstance(bot, AlphaMuBot)
+    for _ in range(12):
+        seat = state.current_player
+        assert seat is not None
+        view = view_of(state, seat)
+        action = bot.act(view)
+        assert action in view.legal_actions
+        state.apply(action)
+    assert bot.searches == 0
+
+
+def test_a_spent_time_budget_falls_back_without_an_illegal_action() -> None:
+    state = endgame(STRATEGY_FUSION)
+    bot = searching(seed=1, worlds=200, time=1e-4)
+    view = view_of(state, 0)
+    assert bot.act(view) in view.legal_actions
+    assert bot.searches == 0
+
+
+def test_alphamu_decides_an_endgame_well_within_a_second() -> None:
+    state = endgame(STRATEGY_FUSION)
+    took = []
+    for seed in range(3):
+        start = time.perf_counter()
+        searching(seed=seed, worlds=24).act(view_of(state, 0))
+        took.append(time.perf_counter() - start)
+    assert sorted(took)[1] < 1.0
