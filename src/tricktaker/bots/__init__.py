@@ -144,6 +144,11 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "trust": BotOption(float, 0.01, 0.99, doc="with infer=rules: the chance a player plays "
                            "the rules action"),
         "pool": BotOption(int, 1, 100, doc="with infer=rules: worlds drawn per world kept"),
+        "phases": BotOption(str, choices=("rollout", "solve"), doc="value decisions before card play "
+                            "by rollouts, or by solving the card play from its first card where the "
+                            "game allows it (solve)"),
+        "phase_time": BotOption(float, maximum=3600, above=0, doc="with phases=solve: seconds each "
+                                "solve from the first card may take"),
     },
     "ismcts": {
         "iterations": BotOption(int, 1, 1_000_000, doc="worlds walked per decision"),

@@ -14,8 +14,12 @@ player, in the double-dummy sense of bridge programs:
   play): each candidate action is applied to the true deal and the hand is
   played to its end *double dummy where affordable*: every seat plays a
   solver's best action once a solve of at most ``playout_time`` seconds
-  succeeds, and the ``rules`` policy until then.  The candidate whose hand ends
-  best for the oracle's side is chosen, ties to the ``rules`` choice.
+  succeeds, and the ``rules`` policy until then.  Where the game reads a hand's
+  result from one solve at its first card (Tuppi rami and sooli:
+  :func:`~tricktaker.bots.playout.solved_playout`, the piece ``pimc:phases=solve``
+  values its bids by too), that one solve stands for the double-dummy playout.
+  The candidate whose hand ends best for the oracle's side is chosen, ties to
+  the ``rules`` choice.
 
 The oracle is not a cheat that any front end can seat: it derives from
 :class:`~tricktaker.bots.base.Oracle`, whose :meth:`~.base.Oracle.decide`
@@ -28,7 +32,7 @@ import random
 
 from ..engine import Action, State
 from .base import Oracle
-from .playout import hand_over, hand_rewards, world_view
+from .playout import ROLLOUTS, hand_over, hand_rewards, solved_playout, world_view
 
 __all__ = ["OracleBot"]
 
@@ -142,7 +146,11 @@ class OracleBot(Oracle):
         for action in [preferred, *others]:
             child = state.clone()
             child.apply(action)
-            scores[action] = dd_playout(child, random.Random(luck), self.playout_time)[side]
+            rng = random.Random(luck)
+            rewards = solved_playout(child, ROLLOUTS["rules"], rng, self.playout_time)
+            if rewards is None:  # not read from one solve: play it out, solving each card
+                rewards = dd_playout(child, rng, self.playout_time)
+            scores[action] = rewards[side]
         return max(scores, key=lambda a: scores[a])  # first of equals: the rules choice
 
     def __repr__(self) -> str:

@@ -19,6 +19,17 @@ on where the hand is:
   of the paired differences: without that guard, a few lucky rollouts made
   PIMC overbid in Huutopussi's auction and lose to the rules bot.
 
+With ``phases=solve`` a decision before card play (a bid, a sooli answer, a
+discard or a gift) is valued by the solver instead where the game allows it
+(:data:`~tricktaker.bots.playout.SOLVED_PLAY`: Tuppi rami and sooli): in each
+world the action is applied, the other decisions before card play are made
+by the rollout policy, and the card play is solved exactly from its first
+card (``phase_time`` seconds at most a solve); the game's scoring of the
+solved value is the action's reward (:func:`~tricktaker.bots.playout.solved_playout`,
+which the oracle's bidding uses too).  A world where any candidate's hand
+is not solved (a nolo, a solve out of time) is rolled out for every
+candidate instead, so each world compares its candidates one way.
+
 Ties go to the action the rules policy would choose, so where the worlds do
 not tell actions apart (many equal cards) the bot still plays naturally.
 Phases with a great many actions (Huutopussi's exchange of 3 cards from 12)
@@ -43,14 +54,20 @@ from typing import Any
 from ..engine import Action, Game, State
 from .base import Bot, View
 from .belief import weighted_worlds
-from .playout import ROLLOUTS, check_budget, play_out
+from .playout import ROLLOUTS, SOLVED_PLAY, Rollout, check_budget, hand_over, play_out, solved_playout
+
+PHASES = ("rollout", "solve")
+"""How ``pimc`` values decisions before card play: ``rollout`` plays each world out by the rollout
+policy, ``solve`` solves its card play from the first card where the game allows it
+(:func:`~tricktaker.bots.playout.solved_playout`) and rolls out the rest."""
 
 INFERENCES = ("none", "rules")
 """How ``pimc`` draws its worlds: ``none`` uniformly among the consistent deals, ``rules``
 weighted by how likely each makes the other players' actions under the rules model
 (:mod:`tricktaker.bots.belief`)."""
 
-__all__ = ["INFERENCES", "SOLVE_CARDS", "PimcBot", "answered_no", "candidates", "cards_to_play", "warm_up"]
+__all__ = ["INFERENCES", "PHASES", "SOLVE_CARDS", "PimcBot", "answered_no", "candidates", "cards_to_play",
+           "warm_up"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 10,
@@ -159,7 +176,10 @@ class PimcBot(Bot):
     action must beat the rules choice to be played instead; ``infer``: ``rules`` weights
     the worlds by the other players' actions (:mod:`~tricktaker.bots.belief`: ``pool``
     times more worlds drawn and resampled, each other player taken to play the rules
-    action with probability ``trust``), ``none`` (the default) samples uniformly.
+    action with probability ``trust``), ``none`` (the default) samples uniformly;
+    ``phases``: ``solve`` values decisions before card play by solving each world's
+    card play from its first card where the game allows it (:data:`PHASES`), each
+    solve given ``phase_time`` seconds at most.
     """
 
     name = "pimc"
@@ -167,7 +187,8 @@ class PimcBot(Bot):
     def __init__(self, seed: int | None = None, worlds: int = 24, time: float | None = None,
                  rollout: str = "rules", solve_cards: int | None = None,
                  max_candidates: int = 12, confidence: float = 1.5, infer: str = "none",
-                 trust: float = 0.8, pool: int = 3) -> None:
+                 trust: float = 0.8, pool: int = 3, phases: str = "rollout",
+                 phase_time: float = 0.1) -> None:
         check_budget("worlds", worlds, time, rollout)
         if infer not in INFERENCES:
             raise ValueError(f"unknown infer {infer!r} (choices: {', '.join(INFERENCES)})")
@@ -175,6 +196,10 @@ class PimcBot(Bot):
             raise ValueError(f"trust must be between 0 and 1, not {trust}")
         if pool < 1:
             raise ValueError(f"pool must be at least 1, not {pool}")
+        if phases not in PHASES:
+            raise ValueError(f"unknown phases {phases!r} (choices: {', '.join(PHASES)})")
+        if not phase_time > 0:
+            raise ValueError(f"phase_time must be positive seconds, not {phase_time}")
         super().__init__(seed)
         self.worlds = worlds
         self.time = time
@@ -185,6 +210,8 @@ class PimcBot(Bot):
         self.infer = infer
         self.trust = trust
         self.pool = pool
+        self.phases = phases
+        self.phase_time = phase_time
 
     def _solves(self, view: View) -> bool:
         """True when this decision is card play small enough for the solver."""
@@ -208,6 +235,8 @@ class PimcBot(Bot):
         else:
             worlds = (view.sample_world(rng) for _ in range(self.worlds))
         solved: dict[int, dict[Action, int]] = {}  # a world drawn twice by weight is solved once
+        phase_solving = (not solving and self.phases == "solve"
+                         and view.observation.get("phase") != "play" and view.game.name in SOLVED_PLAY)
         for world in worlds:
             if solving:
                 from ..solver import SolveTimeout, solve
@@ -223,10 +252,17 @@ class PimcBot(Bot):
                     scores[action].append(values[action])
             else:
                 luck = rng.getrandbits(64)
-                for action in choices:
-                    child = world.clone()
-                    child.apply(action)
-                    scores[action].append(play_out(child, rollout, random.Random(luck))[side])
+                if phase_solving:
+                    limit = self.phase_time if deadline is None else \
+                        max(min(self.phase_time, deadline - clock.perf_counter()), 1e-3)
+                    results = _solved_world(world, choices, rollout, luck, limit)
+                    for action, rewards in zip(choices, results, strict=True):
+                        scores[action].append(rewards[side])
+                else:
+                    for action in choices:
+                        child = world.clone()
+                        child.apply(action)
+                        scores[action].append(play_out(child, rollout, random.Random(luck))[side])
             if deadline is not None and clock.perf_counter() > deadline:
                 break
         preferred = choices[0]  # the rules choice, first of equals
@@ -237,4 +273,54 @@ class PimcBot(Bot):
 
     def __repr__(self) -> str:
         inference = f", infer={self.infer!r}" if self.infer != "none" else ""
-        return f"PimcBot(seed={self.seed!r}, worlds={self.worlds}, time={self.time!r}{inference})"
+        phases = f", phases={self.phases!r}" if self.phases != "rollout" else ""
+        return f"PimcBot(seed={self.seed!r}, worlds={self.worlds}, time={self.time!r}{inference}{phases})"
+
+
+def _solved_world(world: State, choices: list[Action], rollout: Rollout, luck: int,
+                  time_limit: float) -> list[list[float]]:
+    """Each candidate's rewards in ``world``: solved from the first card where every candidate's
+    hand is (:func:`~tricktaker.bots.playout.solved_playout`), else all rolled out.
+
+    Each candidate is applied and the decisions before card play are made by
+    ``rollout`` with the same random numbers.  Candidates that reach the same
+    first card (two red bid cards of one rami, in Tuppi) share one solve, and in
+    a rolled-out world one rollout when nothing public tells them apart either.
+    """
+    starts: list[State] = []
+    for action in choices:
+        child = world.clone()
+        child.apply(action)
+        rng = random.Random(luck)
+        while not hand_over(child, world.hand_number) and getattr(child, "phase", None) != "play":
+            seat = child.current_player
+            assert seat is not None
+            child.apply(rollout(child, seat, rng))
+        starts.append(child)
+    keys = [_play_start(child) for child in starts]
+    affordable = SOLVED_PLAY[world.game.name]
+    if all(hand_over(child, world.hand_number) or affordable(child) for child in starts):
+        solved: dict[tuple[Any, ...], list[float] | None] = {}
+        for key, child in zip(keys, starts, strict=True):
+            if key not in solved:
+                solved[key] = solved_playout(child.clone(), rollout, random.Random(luck), time_limit)
+                if solved[key] is None:
+                    break
+        else:
+            return [solved[key] for key in keys]  # type: ignore[misc]
+    rolled: dict[tuple[Any, ...], list[float]] = {}
+    results = []
+    for key, child in zip(keys, starts, strict=True):
+        seen = (key, repr(child.observation(None)))
+        if seen not in rolled:
+            rolled[seen] = play_out(child, rollout, random.Random(luck))
+        results.append(rolled[seen])
+    return results
+
+
+def _play_start(state: State) -> tuple[Any, ...]:
+    """What fixes a hand's double-dummy result at its first card: every hand, the contract, the leader."""
+    public = state.observation(None)
+    contract = tuple(public.get(key) for key in ("contract", "declarer", "soloist", "trump"))
+    hands = tuple(tuple(state.observation(seat).get("hand") or ()) for seat in range(state.num_players))
+    return (state.hand_number, state.is_over(), hands, contract, state.current_player)

@@ -9,6 +9,11 @@ pieces every such bot needs, written once:
   for me" and "less for them" count the same);
 - :func:`play_out`: play a world to the end of its current hand with a
   rollout policy (uniformly random, or the ``rules`` policies);
+- :func:`solved_playout`: play a world's decisions before card play with a
+  rollout policy, then solve the card play once from its first card and read
+  the hand's result from the solved value (where the game can say it and the
+  solve is affordable): what ``pimc:phases=solve`` and the oracle's bidding
+  value a bid, a sooli answer or a discard by;
 - :func:`world_view`: a :class:`View` of a world the bot already owns, without
   the snapshot copy that :func:`~tricktaker.bots.base.view_of` makes to guard
   the real game, so rollouts with the rules policies stay cheap.
@@ -20,12 +25,13 @@ the match is over; ``state.hand_points`` then says what it scored.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..engine import Action, State
 from .base import View
 
-__all__ = ["ROLLOUTS", "Rollout", "check_budget", "hand_over", "hand_rewards", "play_out", "world_view"]
+__all__ = ["ROLLOUTS", "SOLVED_PLAY", "Rollout", "check_budget", "hand_over", "hand_rewards", "play_out",
+           "rewards_of", "solved_playout", "world_view"]
 
 Rollout = Callable[[State, int, random.Random], Action]
 """A rollout policy: the action for ``seat`` (the one to act) in a world the bot owns."""
@@ -79,8 +85,11 @@ def hand_rewards(state: State) -> list[float]:
     contract points, Tute's round points, the Marjapussi family's hand points,
     Huutopussi's change of score).  The rewards sum to zero.
     """
-    points = getattr(state, "hand_points", None)
-    sides = state.game.num_sides
+    return rewards_of(getattr(state, "hand_points", None), state.game.num_sides)
+
+
+def rewards_of(points: Sequence[int] | None, sides: int) -> list[float]:
+    """Each side's reward from its hand points: its points minus the other sides' average."""
     if not points:
         return [0.0] * sides
     total = float(sum(points))
@@ -95,6 +104,56 @@ def play_out(state: State, rollout: Rollout, rng: random.Random) -> list[float]:
         assert seat is not None
         state.apply(rollout(state, seat, rng))
     return hand_rewards(state)
+
+
+SOLVED_PLAY: dict[str, Callable[[State], bool]] = {
+    "tuppi": lambda state: getattr(state, "contract", None) in ("rami", "sooli"),
+}
+"""Per game, the hands whose card play :func:`solved_playout` solves from the first card.
+
+A game is here when its state reads the hand's result from one solved value
+(``solved_hand_points``) and its full deal solves fast enough to do so in
+every sampled world of a decision: Tuppi rami (median 18 ms a full deal,
+docs/solver.md) and sooli (a few ms), but not nolo, whose full deals take from
+under a second to tens of seconds.  The point games' solved value is one
+side's points only (the other side's are not fixed by it), so their hands are
+not read from one solve; Huutopussi's full deals take hundreds of
+milliseconds besides.  Bondtolva and Marjapussi have no decision before card
+play that the solver does not already take.
+"""
+
+
+def solved_playout(state: State, rollout: Rollout, rng: random.Random,
+                   time_limit: float | None) -> list[float] | None:
+    """Play ``state`` (owned by the caller) to its first card with ``rollout``, then solve the play.
+
+    Each side's reward for the hand (as :func:`play_out` gives it) when the hand
+    reaches card play in a contract of :data:`SOLVED_PLAY` and its solve
+    finishes within ``time_limit`` seconds: the game's own scoring of the
+    solved value (``state.solved_hand_points``), every seat playing double
+    dummy from the first card.  A hand that ends before card play gives its
+    result.  None when the contract is not solved or the solve runs out of
+    time; ``state`` is then left at its first card, where the caller may go on
+    (by rollouts, or the oracle's double-dummy playout).
+    """
+    from ..solver import SolveError, SolveTimeout, solve
+
+    number = state.hand_number
+    while not hand_over(state, number) and getattr(state, "phase", None) != "play":
+        seat = state.current_player
+        assert seat is not None
+        state.apply(rollout(state, seat, rng))
+    if hand_over(state, number):
+        return hand_rewards(state)
+    affordable = SOLVED_PLAY.get(state.game.name)
+    if affordable is None or not affordable(state):
+        return None
+    try:
+        solution = solve(state, time_limit=time_limit)
+    except (SolveError, SolveTimeout):
+        return None
+    points = state.solved_hand_points(solution.value)  # type: ignore[attr-defined]
+    return rewards_of(points, state.game.num_sides)
 
 
 def check_budget(what: str, count: int, time: float | None, rollout: str) -> None:

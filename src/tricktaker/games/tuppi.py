@@ -532,7 +532,35 @@ class TuppiState(TrickState):
 
     def _contract_points(self) -> list[int]:
         """What the hand scores for each side under its contract."""
-        tricks = self.side_tricks()
+        clean = self._soloist is not None and self._won[self._soloist] == 0
+        return list(self._points_for(self.side_tricks(), clean))
+
+    def solved_hand_points(self, value: int) -> tuple[int, int]:
+        """Each side's hand points when the play from here ends as ``value`` says.
+
+        ``value`` is ``tt.solve``'s value of this position for the side to move
+        (rami: the tricks that side still takes; nolo: the tricks the other side
+        still takes; sooli: 1 when that side wins the contract).  The hand is
+        counted to its 13th trick; an early end (option ``early_end``) would stop
+        it sooner, but only where its points are not kept.  What a search bot
+        reads from one solve at the first card instead of playing the hand out.
+        """
+        if self._phase != PLAY_PHASE or self._turn is None:
+            raise IllegalActionError(
+                f"solved_hand_points is for the play of a hand, not the {self._phase} phase")
+        mover = self._turn % 2
+        tricks = list(self.side_tricks())
+        left = TRICKS - len(self._tricks)
+        if self._contract == "sooli":
+            soloist_side = self._soloist % 2  # type: ignore[operator]
+            return self._points_for((0, 0), (value == 1) == (mover == soloist_side))
+        mine = value if self._contract == "rami" else left - value
+        tricks[mover] += mine
+        tricks[1 - mover] += left - mine
+        return self._points_for((tricks[0], tricks[1]), False)
+
+    def _points_for(self, tricks: tuple[int, int], soloist_clean: bool) -> tuple[int, int]:
+        """The contract's points per side for these side tricks (sooli: whether the soloist took none)."""
         points = [0, 0]
         if self._contract == "rami":
             d = self._declarer % 2  # type: ignore[operator]
@@ -545,11 +573,11 @@ class TuppiState(TrickState):
             points[fewer] = 4 * (7 - tricks[fewer])
         else:
             s = self._soloist % 2  # type: ignore[operator]
-            if self._won[self._soloist] == 0:  # type: ignore[index]
+            if soloist_clean:
                 points[s] = 24
             else:
                 points[1 - s] = 24
-        return points
+        return (points[0], points[1])
 
     def _finish_hand(self) -> None:
         opts = self.game.options
