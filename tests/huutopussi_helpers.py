@@ -353,6 +353,10 @@ class Rules:
             return self.score_without_contract(dealer, hands, actions, scores, auction)
         declarer = high_bidder  # every other seat passed or (bid_ban_reopen) was never asked
         assert not passed[declarer]
+        if "redeal" in actions[:3]:  # redeal_window bid_and_exchange: the declarer, before he leads
+            assert self.options["redeal_window"] == "bid_and_exchange"
+            return {"redeal": declarer, "points": [0] * self.sides, "scores": list(scores),
+                    "auction": auction}
         opening = contract = high
         discard: set[str] = set()
         if n == 4:
@@ -570,12 +574,16 @@ class Tracker:
         phase = obs["phase"]
         if phase == "bid":
             return r.bids(obs, mine)
+        # redeal_window bid_and_exchange: the declarer, holding the gift or the kitty, until he leads
+        redeal = ({"redeal"} if phase in ("raise", "return", "discard") and r.options["redeal"]
+                  and r.options["redeal_window"] == "bid_and_exchange" and seat == obs["declarer"]
+                  and r.may_redeal(mine) else set())
         if phase in ("give", "return"):
-            return r.card_sets("give", mine, r.exchange)
+            return redeal | r.card_sets("give", mine, r.exchange)
         if phase == "raise":
-            return {f"raise {v}" for v in range(obs["contract"] + 5, r.max_bid + 1, 5)} | {"pass"}
+            return redeal | {f"raise {v}" for v in range(obs["contract"] + 5, r.max_bid + 1, 5)} | {"pass"}
         if phase == "discard":
-            return r.card_sets("discard", [c for c in mine if c[0] not in "AT"], r.options["kitty"])
+            return redeal | r.card_sets("discard", [c for c in mine if c[0] not in "AT"], r.options["kitty"])
         have = set(mine)
         if phase == "answer":
             assert self.ask is not None

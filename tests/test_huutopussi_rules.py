@@ -1266,7 +1266,7 @@ def test_default_options():
                                     "forced_opening": True, "bid_ban": -500, "kitty": 3,
                                     "kitty_shown": True, "ask_lockouts": "none", "last_trick": 20,
                                     "declarer_no_trick": "side", "all_pass": "last_opens",
-                                    "bid_ban_reopen": False}
+                                    "bid_ban_reopen": False, "redeal_window": "first_bid"}
 
 
 # -- errors and observations --------------------------------------------------------------------------------
@@ -1351,6 +1351,8 @@ VARIANTS = {
     "ask_lockouts_2002_any_trick": {"ask_lockouts": "illisoft_2002", "calls_after_any_trick": True},
     "main_form": {"preset": "main_form"},
     "no_contract_ban_250": {"forced_opening": False, "all_pass": "no_contract", "bid_ban": -250},
+    "redeal_in_exchange": {"redeal_window": "bid_and_exchange", "redeal_hand": "three_sixes_or_low"},
+    "three_redeal_in_exchange": {"players": 3, "redeal_window": "bid_and_exchange"},
     "bid_ban_reopen": {"forced_opening": False, "all_pass": "no_contract", "bid_ban_reopen": True,
                        "opener": "left_of_dealer"},
     "three_last_trick_10_seat_double": {"players": 3, "last_trick": 10, "declarer_no_trick": "seat_double"},

@@ -581,3 +581,56 @@ def test_terminal_tells_a_side_waiting_for_the_reopening() -> None:
     state = reopen_game().new_hand(deal=SUIT_DEAL, dealer=3, scores=[0, -600])
     out, _ = session(state, ["p"], seat=0, bot=lambda s: Passer())
     assert "at -500 or below, asked only if" in out
+
+
+# -- redeal_window -----------------------------------------------------------------------------------
+
+# seat 0 holds two sixes; his partner seat 2 holds 6D and 6C
+WINDOW_DEAL = check_deal(["AS KS QS JS TS 9S 8S 6S 6H", "AH KH QH JH TH 9H 8H 7H 7S",
+                          "AD KD QD JD TD 9D 8D 6D 6C", "AC KC QC JC TC 9C 8C 7C 7D"])
+
+
+def test_redeal_window_bid_and_exchange_the_declarer_may_redeal_after_the_gift():
+    for window, offered in (("first_bid", False), ("bid_and_exchange", True)):
+        state = huutopussi(redeal_window=window).new_hand(deal=WINDOW_DEAL, dealer=0)
+        run(state, "0 bid 50, 1 pass, 2 pass, 3 pass")
+        assert "redeal" not in legal(state), "the partner gives first"
+        run(state, "2 give 9D 8D 6D")
+        assert ("redeal" in legal(state)) == offered, window
+    run(state, "0 redeal")
+    assert state.is_over() and state.hand_points == (0, 0)
+    r = json.loads(state.to_json())["hands"][0]["result"]
+    assert r["redeal"] == 0 and r["auction"] == [[0, "bid 50"], [1, "pass"], [2, "pass"], [3, "pass"]]
+    assert {"6S", "6H", "6D"} <= set(state.observation(1)["shown"][0])
+    check_results(state)
+
+
+def test_redeal_window_first_bid_refuses_a_redeal_in_the_exchange():
+    state = huutopussi().new_hand(deal=WINDOW_DEAL, dealer=0)
+    run(state, "0 bid 50, 1 pass, 2 pass, 3 pass, 2 give 9D 8D 6D")
+    assert_illegal(state, "redeal", "redeal is possible only at a player's first bid")
+
+
+def test_terminal_offers_the_declarers_redeal_in_the_exchange() -> None:
+    from test_cli_huutopussi import Passer, session
+
+    deal = check_deal(["AS KS QS JS TS 9S 6D 6S 6H", "AH KH QH JH TH 9H 8H 7H 7S",
+                       "AD KD QD JD TD 9D 8D 8S 6C", "AC KC QC JC TC 9C 8C 7C 7D"])
+    state = huutopussi(redeal_window="bid_and_exchange").new_hand(deal=deal, dealer=0)
+    out, prompts = session(state, ["50", "redeal"], seat=0, bot=lambda s: Passer())
+    assert state.is_over() and json.loads(state.to_json())["hands"][0]["result"]["redeal"] == 0
+    assert "demand a redeal" in " ".join(out.split())
+
+
+def test_redeal_window_the_environment_offers_the_redeal_beside_the_card_picks():
+    pytest.importorskip("numpy")
+    from tricktaker.envs.session import Session
+
+    state = huutopussi(redeal_window="bid_and_exchange").new_hand(deal=WINDOW_DEAL, dealer=0)
+    run(state, "0 bid 50, 1 pass, 2 pass, 3 pass, 2 give 9D 8D 6D, 0 pass")
+    session = Session(state)
+    texts = [session.spec.action_texts[i] for i in session.legal()]
+    assert "redeal" in texts and any(t.startswith("pick give") for t in texts)
+    session.apply(session.spec.action_texts.index("redeal"))
+    assert session.state.is_over()
+    assert json.loads(session.state.to_json())["hands"][0]["result"]["redeal"] == 0

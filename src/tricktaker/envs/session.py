@@ -142,6 +142,12 @@ class Session:
             if self._choosing_set(actions):
                 assert self._sets is not None
                 legal = self._sets.next_picks(self.picks)
+                if not self.picks:  # an action offered beside the sets (Huutopussi's redeal)
+                    get = self._index.get
+                    for a in actions:
+                        if a.kind != self._sets.kind:
+                            i = get(a)
+                            legal.append(self._learn(a) if i is None else i)
             else:
                 get = self._index.get
                 legal = []
@@ -227,6 +233,9 @@ class Session:
         action = self._objects.get(index)
         state = self.state
         actor = self.turn
+        if (self._sets is not None and not self.picks and action is not None
+                and action.kind != self._sets.kind and index in self.legal()):
+            self._sets = None  # not a pick: the action offered beside the card sets
         if action is None or actor is None or self._sets is not None:
             if self._sets is not None or index in self.spec.pick_kind_of:
                 self._pick(index)
@@ -402,6 +411,7 @@ class _SetChoice:
         self.spec = spec
         self.kind = actions[0].kind
         self.size = len(actions[0].args)
+        actions = [a for a in actions if a.kind == self.kind]  # the card sets, not a redeal beside
         self.base = spec.pick_base[self.kind]
         index = spec.card_index
         self.sets: dict[frozenset[int], Action] = {}

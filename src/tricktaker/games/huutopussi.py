@@ -89,6 +89,7 @@ _CALLS = frozenset([*PLAY.by_mask.values(), *DECLARE.values(), ASK_WHOLE, *ASK_H
                     *ANSWER.values(), ANSWER_NO])
 
 BID_PHASE, GIVE_PHASE, RAISE_PHASE, RETURN_PHASE, DISCARD_PHASE = "bid", "give", "raise", "return", "discard"
+EXCHANGE_PHASES = (GIVE_PHASE, RAISE_PHASE, RETURN_PHASE, DISCARD_PHASE)
 
 
 @lru_cache(maxsize=4096)
@@ -139,6 +140,10 @@ class Huutopussi(Game):
         Option("redeal_hand", "three_sixes", "The hand that may demand a new deal: three sixes "
                "(three_sixes); three sixes or no card above the jack (three_sixes_or_low); all four "
                "sixes (four_sixes).", choices=REDEAL_HANDS),
+        Option("redeal_window", "first_bid", "When a redeal may be demanded: at a player's first bid "
+               "(first_bid); or also by the declarer once he holds his partner's cards or the kitty, "
+               "until he leads (bid_and_exchange; his hand as it is then counts).",
+               choices=("first_bid", "bid_and_exchange")),
         Option("opener", "dealer", "Who opens the auction: the dealer (dealer) or the player on his "
                "left (left_of_dealer).", choices=("dealer", "left_of_dealer")),
         Option("forced_opening", True, "The opener must bid 50 or more (off: anyone may pass, but "
@@ -387,12 +392,13 @@ class HuutopussiState(MarriageState):
             if not forced:
                 out.append(PASS)
             return out
+        redeal = [REDEAL] if phase in EXCHANGE_PHASES and self._may_redeal(seat) else []
         if phase in (GIVE_PHASE, RETURN_PHASE):
-            return self._card_sets("give", self._hands[seat], self.game.options["exchange"])
+            return self._card_sets("give", self._hands[seat], self.game.options["exchange"]) + redeal
         if phase == RAISE_PHASE:
-            return [*_bids("raise", self._contract + STEP, self.game.max_bid), PASS]
+            return [*_bids("raise", self._contract + STEP, self.game.max_bid), PASS, *redeal]
         if phase == DISCARD_PHASE:
-            return self._card_sets("discard", self._hands[seat] & ~ACES_TENS, self.game.kitty_size)
+            return self._card_sets("discard", self._hands[seat] & ~ACES_TENS, self.game.kitty_size) + redeal
         return super().legal_actions()
 
     @staticmethod
@@ -401,8 +407,30 @@ class HuutopussiState(MarriageState):
 
 
     def _may_redeal(self, seat: int) -> bool:
-        return (self.game.options["redeal"] and not self._spoken[seat]
-                and self.game.may_redeal_with(self._hands[seat]))
+        """At a seat's first bid; with redeal_window bid_and_exchange also the declarer's, from
+        when he holds his partner's cards (or the kitty) until he leads."""
+        options = self.game.options
+        if not options["redeal"] or not self.game.may_redeal_with(self._hands[seat]):
+            return False
+        if self._phase == BID_PHASE:
+            return not self._spoken[seat]
+        return (options["redeal_window"] == "bid_and_exchange" and self._phase in EXCHANGE_PHASES
+                and seat == self._declarer)
+
+    def _redeal(self, seat: int) -> None:
+        """A redeal: the hand that allows it is shown, nothing is scored, the same dealer deals."""
+        if not self._may_redeal(seat):
+            off = "" if self.game.options["redeal"] else " (and option redeal is off)"
+            when = ("at a player's first bid" if self.game.options["redeal_window"] == "first_bid"
+                    else "at a player's first bid, or by the declarer before he leads")
+            raise IllegalActionError(f"redeal is possible only {when}, holding "
+                                     f"{self.game.redeal_hand_text}{off}")
+        if self._phase == BID_PHASE:
+            self._auction.append((seat, REDEAL))
+        self._redeal_by = seat
+        self._shown[seat] |= self._hands[seat] & (SIXES if popcount(self._hands[seat] & SIXES) >= 3
+                                                  else self._hands[seat])
+        self._finish_hand(None)
 
     def _parse(self, text: str) -> Action:
         action = parse_action(text, DECK, KINDS, WORDS)
@@ -447,6 +475,8 @@ class HuutopussiState(MarriageState):
                 raise IllegalActionError(f"{action} is not possible now: seat {seat} must bid, pass"
                                          + (" or redeal" if self._may_redeal(seat) else ""), code="not_now")
             self._bid(seat, action)
+        elif phase in EXCHANGE_PHASES and action is REDEAL:
+            self._redeal(seat)
         elif phase in (GIVE_PHASE, RETURN_PHASE):
             self._give(seat, action)
         elif phase == RAISE_PHASE:
@@ -471,15 +501,7 @@ class HuutopussiState(MarriageState):
     def _bid(self, seat: int, action: Action) -> None:
         opening = self._high_bidder is None
         if action is REDEAL:
-            if not self._may_redeal(seat):
-                off = "" if self.game.options["redeal"] else " (and option redeal is off)"
-                raise IllegalActionError(f"redeal is possible only at a player's first bid, holding "
-                                         f"{self.game.redeal_hand_text}{off}")
-            self._auction.append((seat, action))
-            self._redeal_by = seat
-            self._shown[seat] |= self._hands[seat] & (SIXES if popcount(self._hands[seat] & SIXES) >= 3
-                                                      else self._hands[seat])
-            self._finish_hand(None)
+            self._redeal(seat)
             return
         forced = self._must_open(seat)
         if action is PASS:

@@ -417,11 +417,15 @@ class HuutopussiScreen(MarriageScreen):
     def menu(self, legal: Sequence[Action]) -> list[Action]:
         """The numbered choices of the auction and the raise (the other bids are typed as numbers)."""
         kinds = {a.kind for a in legal}
+        redeal = [a for a in legal if a.kind == "redeal"]
+        if "raise" in kinds:  # (the declarer's redeal, with redeal_window bid_and_exchange, last)
+            return [*(a for a in legal if a.kind == "pass"), *[a for a in legal if a.kind == "raise"][:1],
+                    *redeal]
         if kinds & {"bid", "redeal"}:
             bids = [a for a in legal if a.kind == "bid"]
             return [*bids[:1], *(a for a in legal if a.kind in ("pass", "redeal"))]
-        if "raise" in kinds or kinds == {"pass"}:
-            return [*(a for a in legal if a.kind == "pass"), *[a for a in legal if a.kind == "raise"][:1]]
+        if kinds == {"pass"}:
+            return list(legal)
         return []
 
     def choice_label(self, action: Action, obs: JSON) -> Text:
@@ -595,6 +599,8 @@ class HuutopussiScreen(MarriageScreen):
                                      f"in fives), keep, or a choice 1..{len(menu)}")
         if _KEEP.match(text):
             return "pass"
+        if _REDEAL.match(text):
+            return "redeal"
         if self.is_card(text):
             raise IllegalActionError(f"{text.upper()} is a card, but first you raise the contract "
                                      f"(a number above {contract}) or keep it (keep)")
