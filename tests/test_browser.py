@@ -19,14 +19,12 @@ import random
 import re
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     FRENCH,
     SPANISH,
     TIMEOUT_MS,
@@ -48,49 +46,13 @@ from browser_helpers import (
 
 require_browser()
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 from server_helpers import Running, free_port, play_to_end, running, start_server  # noqa: E402
 
 import tricktaker as tt  # noqa: E402
 
 expect.set_options(timeout=TIMEOUT_MS)
 NewPage = Callable[..., Page]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Running]:
-    with running(str(tmp_path / "t.db")) as srv:
-        yield srv
-
-
-@pytest.fixture
-def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
-    """A page in a context of its own (its own localStorage: another person's browser).
-    Any uncaught error in the page's scripts fails the test."""
-    contexts = []
-    errors: list[str] = []
-
-    def make(**options: Any) -> Page:
-        options.setdefault("viewport", {"width": 1280, "height": 800})
-        context = browser.new_context(**options)
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, f"errors in the page's scripts: {errors}"
 
 
 def table_id_of(page: Page) -> str:

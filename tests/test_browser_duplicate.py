@@ -6,32 +6,15 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, require_browser, take_turn, wait_my_turn
+from browser_helpers import TIMEOUT_MS, require_browser, take_turn, wait_my_turn
 
 require_browser()
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
-from server_helpers import Running, running  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+from server_helpers import Running  # noqa: E402
 
 expect.set_options(timeout=TIMEOUT_MS)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Running]:
-    with running(str(tmp_path / "t.db")) as srv:
-        yield srv
 
 
 def open_page(browser: Browser, errors: list[str]) -> Page:

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
-import pytest
 from browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     TIMEOUT_MS,
     hand_number,
     require_browser,
@@ -21,45 +16,11 @@ from browser_helpers import (
 
 require_browser()
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
-from server_helpers import Running, running  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
+from server_helpers import Running  # noqa: E402
 
 expect.set_options(timeout=TIMEOUT_MS)
 NewPage = Callable[[], Page]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Running]:
-    with running(str(tmp_path / "t.db")) as srv:
-        yield srv
-
-
-@pytest.fixture
-def new_page(browser: Browser) -> Iterator[NewPage]:
-    """A page in a context of its own; an uncaught error in the page's scripts fails the test."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def make() -> Page:
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, f"errors in the page's scripts: {errors}"
 
 
 def test_after_a_hand_each_card_shows_its_cost_and_a_practice_table_gives_hints(

@@ -5,27 +5,17 @@ themselves, and the round sheet prints alone."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, require_browser
+from browser_helpers import TIMEOUT_MS, require_browser
 
 require_browser()
 
-from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, expect  # noqa: E402
 from server_helpers import running  # noqa: E402
 from test_club import play_out  # noqa: E402
 
 expect.set_options(timeout=TIMEOUT_MS)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def test_a_director_runs_a_round_and_the_standings_follow_the_table(tmp_path: Path, browser: Browser) -> None:

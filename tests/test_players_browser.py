@@ -7,26 +7,16 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, require_browser, take_turn, wait_my_turn
+from browser_helpers import TIMEOUT_MS, require_browser, take_turn, wait_my_turn
 
 require_browser()
 
-from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, expect  # noqa: E402
 from server_helpers import running  # noqa: E402
 
 expect.set_options(timeout=TIMEOUT_MS)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def test_a_player_made_in_one_click_plays_a_rated_match_and_finds_it_on_the_profile_and_board(

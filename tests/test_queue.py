@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +13,6 @@ from server_helpers import Running, Socket, running
 
 import tricktaker as tt
 from tricktaker.server.queue import QUEUE_TURN_TIME, seat_order
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Running]:
-    with running(str(tmp_path / "t.db")) as srv:
-        yield srv
 
 
 def browser_id() -> str:

@@ -43,12 +43,6 @@ FRENCH = re.compile(r"\b[AKQJT98765432][SHDC]\b")
 SPANISH = re.compile(r"\b(?:1[012]|[1-7])[OCEB]\b")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Any:
-    with running(str(tmp_path / "t.db")) as srv:
-        yield srv
-
-
 # -- HTTP ------------------------------------------------------------------------------
 
 
@@ -720,7 +714,6 @@ def test_a_finished_match_reopened_numbers_its_last_hand_as_the_live_page_did(se
     hands = again.until("history")["hands"]
     assert hands[-1]["number"] == end["observation"]["hand_number"] + 1 == len(hands)
     assert hands[-1]["result"] == end["observation"]["previous_hand"] is not None
-
 
 
 def test_every_action_is_stored_before_it_is_broadcast(tmp_path: Path) -> None:
