@@ -166,3 +166,15 @@ def test_phases_solve_decides_within_a_second_median_over_a_hand() -> None:
                 times.append(time.perf_counter() - start)
             state.apply(action)
         assert statistics.median(times) <= 1.0, (name, times)
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("pimc:phases=exact", "pimc option phases must be one of rollout, solve, not exact"),
+    ("pimc:phases=solve:phase_time=0",
+     "pimc option phase_time must be a number above 0 and at most 3600, not 0"),
+])
+def test_bad_phase_options_name_the_problem(spec: str, message: str) -> None:
+    from tricktaker.bots import BotSpecError
+
+    with pytest.raises(BotSpecError, match=message):
+        make_bot(spec)
