@@ -215,17 +215,36 @@ def sooli_risk(hand: Iterable[Card]) -> int:
     under.  The i-th lowest card (from 1) of rank r (ace 1) is taken as safe
     when r <= 2i + 1; every step above that counts one risk.  Voids are safe.
     """
-    risk = 0
-    for s in SUITS:
-        ranks = sorted(sooli_rank(c) for c in hand if c[0] == s)
-        for i, r in enumerate(ranks, start=1):
-            risk += max(0, r - (2 * i + 1))
-    return risk
+    return sum(_suit_risk(ranks) for ranks in _sooli_ranks(hand).values())
+
+
+def _sooli_ranks(hand: Iterable[Card]) -> dict[str, list[int]]:
+    """Each suit's sooli ranks (ace 1) in the hand, lowest first."""
+    cards = list(hand)
+    return {s: sorted(sooli_rank(c) for c in cards if c[0] == s) for s in SUITS}
+
+
+def _suit_risk(ranks: list[int]) -> int:
+    """:func:`sooli_risk` of one suit's ranks, lowest first."""
+    return sum(max(0, r - (2 * i + 1)) for i, r in enumerate(ranks, start=1))
 
 
 def soloist_discard(hand: list[Card]) -> Card:
-    """The card whose removal leaves the least sooli risk (highest rank on ties)."""
-    return min(hand, key=lambda c: (sooli_risk([d for d in hand if d != c]), -sooli_rank(c)))
+    """The card whose removal leaves the least sooli risk (highest rank on ties).
+
+    Removing a card changes only its own suit's risk, so each suit is counted once
+    and each card's removal re-counts one suit (rollouts ask this of every defender).
+    """
+    by_suit = _sooli_ranks(hand)
+    risks = {s: _suit_risk(ranks) for s, ranks in by_suit.items()}
+    total = sum(risks.values())
+
+    def risk_without(card: Card) -> int:
+        rest = list(by_suit[card[0]])
+        rest.remove(sooli_rank(card))
+        return total - risks[card[0]] + _suit_risk(rest)
+
+    return min(hand, key=lambda c: (risk_without(c), -sooli_rank(c)))
 
 
 def wants_sooli(obs: dict[str, Any]) -> bool:
