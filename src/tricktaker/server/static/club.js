@@ -2,15 +2,8 @@
 // print a round's sheet.  The director's secret comes in the link's fragment (#director=...),
 // which browsers never send to the server; it is kept in this browser and sent as X-Director.
 import { t, applyStatic, mountLangSelect, onLangChange, loadCatalogueText, presetTitle } from "./i18n.js";
-import { normaliseCatalogue } from "./common.js";
+import { normaliseCatalogue, $, el } from "./common.js";
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, { dataset = {}, ...props } = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  for (const [k, v] of Object.entries(dataset)) node.dataset[k] = v;
-  node.append(...children.filter((c) => c != null));
-  return node;
-};
 
 const match = location.pathname.match(/^\/club\/([^/]+)/);
 const tournamentId = match ? decodeURIComponent(match[1]) : null;

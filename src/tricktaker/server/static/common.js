@@ -76,3 +76,14 @@ export function playerHeaders(headers = {}) {
   const player = loadPlayer();
   return player ? { ...headers, "X-Player-Secret": player.secret } : headers;
 }
+
+/** The element with that id. */
+export const $ = (id) => document.getElementById(id);
+
+/** A new element: properties, dataset entries and children in one call (null children are left out). */
+export function el(tag, { dataset = {}, ...props } = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  for (const [k, v] of Object.entries(dataset)) node.dataset[k] = v;
+  node.append(...children.filter((c) => c != null));
+  return node;
+}

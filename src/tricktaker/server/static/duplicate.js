@@ -1,16 +1,9 @@
 // Duplicate tournaments against bots: the sets (/duplicate) and one set (/duplicate/ID):
 // entering, playing its boards (each a table page that leads back here) and the results.
 import { t, has, applyStatic, mountLangSelect, onLangChange, loadCatalogueText, presetTitle } from "./i18n.js";
-import { normaliseCatalogue, botLabel, loadPlayer, playerHeaders } from "./common.js";
+import { normaliseCatalogue, botLabel, loadPlayer, playerHeaders, $, el } from "./common.js";
 import { parseCard, suitColour, suitIcon } from "./cards.js";
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, { dataset = {}, ...props } = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  for (const [k, v] of Object.entries(dataset)) node.dataset[k] = v;
-  node.append(...children.filter((c) => c != null));
-  return node;
-};
 
 const setId = decodeURIComponent(location.pathname.split("/")[2] || "");
 let catalogue = null;

@@ -1,8 +1,7 @@
 // The leaderboard (/leaderboard?game=..&players=..): Glicko-2 ratings per game and table size.
 import { t, has, applyStatic, mountLangSelect, onLangChange } from "./i18n.js";
-import { botLabel, loadPlayer } from "./common.js";
+import { botLabel, loadPlayer, $ } from "./common.js";
 
-const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));
 let games = [];
 let data = null;

@@ -2,16 +2,9 @@
 import { t, has, applyStatic, mountLangSelect, onLangChange, loadCatalogueText, gameSummary, presetTitle, optionLabel,
   optionDoc, optionValue } from "./i18n.js";
 import { normaliseCatalogue, botLabel, saveTableLinks, loadTableLinks, loadPlayer, savePlayer, forgetPlayer,
-  playerHeaders, ICON_BOT, ICON_PERSON } from "./common.js";
+  playerHeaders, ICON_BOT, ICON_PERSON, $, el } from "./common.js";
 import { renderPlayNow } from "./playnow.js";
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, { dataset = {}, ...props } = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  for (const [k, v] of Object.entries(dataset)) node.dataset[k] = v;
-  node.append(...children.filter((c) => c != null));
-  return node;
-};
 
 let catalogue = null; // {games: [...], bots: [...], defaultBot}
 let seatChoices = []; // remembered per seat index while the size changes: {kind, bot}

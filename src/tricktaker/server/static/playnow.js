@@ -1,9 +1,8 @@
 // The lobby's "Play now" panel: wait in the server's queue for a game, table size and rule
 // set (a WebSocket, /ws/queue: docs/server.md), then go to the seat it hands over.
 import { t, has, presetTitle } from "./i18n.js";
-import { saveTableLinks, loadPlayer } from "./common.js";
+import { saveTableLinks, loadPlayer, $ } from "./common.js";
 
-const $ = (id) => document.getElementById(id);
 const DEFAULT_WAITS = [0, 15, 30, 60, 120];
 
 let catalogue = null; // the lobby's normalised /api/games

@@ -1,8 +1,7 @@
 // A player's profile (/p/{id}): nickname, ratings per game and table size, matches.
 import { t, applyStatic, mountLangSelect, onLangChange, getLang } from "./i18n.js";
-import { botLabel } from "./common.js";
+import { botLabel, $ } from "./common.js";
 
-const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));
 const playerId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 let data = null;

@@ -3,9 +3,8 @@
 import { t, has, applyStatic, mountLangSelect, onLangChange, reason } from "./i18n.js";
 import { cardSVG, backSVG, parseCard, isCard, suitIcon, suitColour } from "./cards.js";
 import { actionLabel, prompt, eventText, infoRows, seatBadges, handSummary } from "./games.js";
-import { botLabel, loadTableLinks, saveTableLinks, loadPlayer, ICON_BOT, ICON_PERSON } from "./common.js";
+import { botLabel, loadTableLinks, saveTableLinks, loadPlayer, ICON_BOT, ICON_PERSON, $ } from "./common.js";
 
-const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));
 const LINGER_MS = 1600; // how long a finished trick stays on the table
 const MAX_LOG = 200;
