@@ -425,12 +425,16 @@ class Rules:
         swept = no_tricks == [s for s in range(self.sides) if s != dside]
         if not made and swept and not self.options["defender_penalty"]:
             penalised = []
-        if self.options["declarer_no_trick"] == "seat_double":  # the declarer, not his side
+        rule = self.options["declarer_no_trick"]
+        if rule != "side":  # the declarers pay twice instead (below)
             penalised = [s for s in penalised if s != dside]
         for s in penalised:
             points[s] -= opening
-        if self.options["declarer_no_trick"] == "seat_double" and not declarer_took:
+        if rule == "seat_double" and not declarer_took:  # he himself: twice the opening bid
             made, points[dside] = False, -2 * opening
+            penalised.append(dside)
+        if rule == "side_double" and not tricks_won[dside]:  # his side: twice the contract
+            made, points[dside] = False, -2 * contract
             penalised.append(dside)
         new = [scores[s] + points[s] for s in range(self.sides)]
         top = max(new)

@@ -1356,6 +1356,7 @@ VARIANTS = {
     "bid_ban_reopen": {"forced_opening": False, "all_pass": "no_contract", "bid_ban_reopen": True,
                        "opener": "left_of_dealer"},
     "three_last_trick_10_seat_double": {"players": 3, "last_trick": 10, "declarer_no_trick": "seat_double"},
+    "side_double": {"declarer_no_trick": "side_double", "calls_after_any_trick": True},
 }
 
 

@@ -634,3 +634,19 @@ def test_redeal_window_the_environment_offers_the_redeal_beside_the_card_picks()
     session.apply(session.spec.action_texts.index("redeal"))
     assert session.state.is_over()
     assert json.loads(session.state.to_json())["hands"][0]["result"]["redeal"] == 0
+
+
+def test_declarer_no_trick_side_double_the_declarers_side_without_a_trick_loses_twice_the_contract():
+    from test_huutopussi_rules import LOST_DEAL
+
+    for rule, expected in (("side", -(80 + 50)), ("side_double", -2 * 80), ("seat_double", -2 * 50)):
+        state = huutopussi(declarer_no_trick=rule).new_hand(deal=LOST_DEAL, dealer=0)
+        run(state, "0 bid 50, 1 pass, 2 pass, 3 pass, 2 give 8S 7S 6S, 0 raise 80, 0 give 8S 7S 6S")
+        while not state.is_over():
+            state.apply(state.legal_actions()[0])
+        r = json.loads(state.to_json())["hands"][0]["result"]
+        assert r["tricks_won"] == [0, 9] and r["points"][0] == expected, rule
+        check_results(state)
+    # the side took a trick (seat 2's AS) though the declarer took none: side_double does not apply
+    state = no_trick_hand(raise_to=80, declarer_no_trick="side_double")
+    assert json.loads(state.to_json())["hands"][0]["result"]["points"] == [-80, 130]

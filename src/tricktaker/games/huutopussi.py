@@ -166,9 +166,10 @@ class Huutopussi(Game):
         Option("last_trick", 20, "Points for the last trick: 20, or 10 (with card_values pips, 130 in "
                "all).", choices=(20, 10)),
         Option("declarer_no_trick", "side", "The declarer's penalty for no trick: side (his side took no "
-               "trick: it loses the contract and the opening bid); seat_double (he himself took no "
+               "trick: it loses the contract and the opening bid); side_double (his side took no "
+               "trick: minus twice the contract); seat_double (he himself took no "
                "trick: minus twice the opening bid instead of the contract's result).",
-               choices=("side", "seat_double")),
+               choices=("side", "side_double", "seat_double")),
         Option("ask_lockouts", "none", "Four players (three cannot ask): none; main_form (a player who "
                "asked for a whole may no longer declare, his partner may no longer ask for a whole); "
                "illisoft_2002 (a player who asked anything may no longer declare; after a half "
@@ -223,7 +224,8 @@ it, else -contract; each other side scores what it took.  A side without a trick
 the opening bid (the highest bid before the raise); option defender_penalty off: not the
 defenders when the declarers took every trick and failed.  First to 500 wins; both over in
 one hand: the higher score.  Option last_trick 10; option declarer_no_trick seat_double: the
-declarer himself without a trick scores minus twice the opening bid instead.  Preset
+declarer himself without a trick scores minus twice the opening bid instead (side_double: his
+side without a trick, minus twice the contract).  Preset
 main_form: PoggersOy/huutopussi's main form (opener left_of_dealer, redeal_hand
 three_sixes_or_low, card_values pips, last_trick 10, ask_lockouts main_form,
 declarer_no_trick seat_double).
@@ -640,19 +642,22 @@ class HuutopussiState(MarriageState):
         if not made and not game.options["defender_penalty"] and len(swept) == game.num_sides - 1 \
                 and declarers not in swept:
             penalised = []  # the declarers took every trick and failed: only they pay
-        seat_double = game.options["declarer_no_trick"] == "seat_double"
-        if seat_double:
+        rule = game.options["declarer_no_trick"]
+        if rule != "side":
             penalised = [s for s in penalised if s != declarers]  # the declarers: below
         for s in penalised:
             change[s] -= self._opening
-        if seat_double and not any(winner == self._declarer for _, _, winner in self._tricks):
-            # the declarer himself took no trick: minus twice the opening bid, whatever the contract
+        trickless = (not any(winner == self._declarer for _, _, winner in self._tricks)
+                     if rule == "seat_double" else not self._tricks_won[declarers])
+        if rule != "side" and trickless:
+            # seat_double: the declarer himself without a trick, minus twice the opening bid;
+            # side_double: his side without a trick, minus twice the (raised) contract
             made = False
-            change[declarers] = -2 * self._opening
+            change[declarers] = -2 * (self._opening if rule == "seat_double" else self._contract)
             penalised.append(declarers)
         outcome: JSON = {"collected": collected, "made": made, "change": change, "no_tricks": swept,
                          "penalised": penalised}
-        if seat_double:
+        if rule != "side":
             outcome["declarer_trickless"] = declarers in penalised
         self._finish_hand(outcome)
 

@@ -919,7 +919,10 @@ class HuutopussiScreen(MarriageScreen):
                                                   f"   {self.points_of(cards)} for {self.name(declarer)}"))
         grid.add_row("Collected", seats.per_side(previous["collected"], bold=False))
         got = previous["collected"][side]
-        if previous.get("declarer_trickless"):
+        if previous.get("declarer_trickless") and self.game.options["declarer_no_trick"] == "side_double":
+            verdict = Text.assemble((f"{who} took no trick", "bold red"),
+                                    f": -{2 * contract}, twice the contract")
+        elif previous.get("declarer_trickless"):
             verdict = Text.assemble((f"{capital(seats.noun(declarer))} took no trick", "bold red"),
                                     f": -{2 * opening}, twice the opening bid (whatever was collected)")
         elif previous["made"]:
