@@ -560,6 +560,7 @@ class Session:
             await self.tables.leave(self.client, self.table)
 
     async def handle(self, text: str) -> None:
+        """Parse one message and answer it: a ``pong``, what :meth:`dispatch` does, or the error."""
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
@@ -570,35 +571,39 @@ class Session:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             await self.client.send(error("malformed", "a message is a JSON object with a 'type'"))
             return
-        kind = message["type"]
         try:
-            if kind == "ping":
+            if message["type"] == "ping":
                 await self.client.send({"type": "pong"})
-            elif kind == "join":
-                await self.join(message)
-            elif self.table is None:
-                raise TableError("not_joined", "send a join message first")
-            elif kind == "act":
-                await self.tables.act(self.table, self.seat, message.get("action"), message.get("seq"))
-            elif kind == "rematch":
-                await self.tables.rematch(self.table, self.seat)
-            elif kind == "hint":  # a search of seconds: answered in the background, moves go on
-                task = asyncio.get_running_loop().create_task(self.hint())
-                self.hints.add(task)  # held until done: the loop keeps only a weak reference
-                task.add_done_callback(self.hints.discard)
-            elif kind == "why":
-                action = message.get("action")
-                reason, code, params = await self.tables.why(self.table, self.seat, action)
-                await self.client.send({"type": "why", "action": action, "message": reason,
-                                        "code": code, "params": params})
             else:
-                raise TableError("malformed",
-                                 f"unknown message type {kind!r} (join, act, why, hint, rematch, ping)")
+                await self.dispatch(message["type"], message)
         except TableError as exc:
             reply = error(exc.code, str(exc))
             if exc.code == "illegal":
                 reply |= {"reason": exc.reason, "params": exc.params}
             await self.client.send(reply)
+
+    async def dispatch(self, kind: str, message: dict[str, Any]) -> None:
+        """A table's messages: join first, then act, why, hint or rematch."""
+        if kind == "join":
+            await self.join(message)
+        elif self.table is None:
+            raise TableError("not_joined", "send a join message first")
+        elif kind == "act":
+            await self.tables.act(self.table, self.seat, message.get("action"), message.get("seq"))
+        elif kind == "rematch":
+            await self.tables.rematch(self.table, self.seat)
+        elif kind == "hint":  # a search of seconds: answered in the background, moves go on
+            task = asyncio.get_running_loop().create_task(self.hint())
+            self.hints.add(task)  # held until done: the loop keeps only a weak reference
+            task.add_done_callback(self.hints.discard)
+        elif kind == "why":
+            action = message.get("action")
+            reason, code, params = await self.tables.why(self.table, self.seat, action)
+            await self.client.send({"type": "why", "action": action, "message": reason,
+                                    "code": code, "params": params})
+        else:
+            raise TableError("malformed",
+                             f"unknown message type {kind!r} (join, act, why, hint, rematch, ping)")
 
     async def hint(self) -> None:
         """Answer a ``hint`` message (server/review.py): the hint, or the error that refused it."""
@@ -638,34 +643,22 @@ class QueueSession(Session):
         self.joins = joins
         self.waiter: Waiter | None = None
 
-    async def handle(self, text: str) -> None:
-        try:
-            message = json.loads(text)
-        except (ValueError, RecursionError):
-            message = None
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.client.send(error("malformed", "a message is a JSON object with a 'type'"))
-            return
-        kind = message["type"]
-        try:
-            if kind == "ping":
-                await self.client.send({"type": "pong"})
-            elif kind == "join":
-                if self.waiter is not None and not self.waiter.seated:
-                    raise TableError("malformed", "already in a queue: leave it first")
-                if self.joins is not None and not self.joins.allow():
-                    raise TableError("rate_limited", "too many joins from one address: try again soon")
-                address = self.websocket.client.host if self.websocket.client else ""
-                self.waiter = await self.queues.join(self.client, message, address)
-            elif kind == "leave":
-                if self.waiter is not None:
-                    await self.queues.leave(self.waiter)
-                    self.waiter = None
-                await self.client.send({"type": "left"})
-            else:
-                raise TableError("malformed", f"unknown message type {kind!r} (join, leave, ping)")
-        except TableError as exc:
-            await self.client.send(error(exc.code, str(exc)))
+    async def dispatch(self, kind: str, message: dict[str, Any]) -> None:
+        """A waiting person's messages: join, then leave."""
+        if kind == "join":
+            if self.waiter is not None and not self.waiter.seated:
+                raise TableError("malformed", "already in a queue: leave it first")
+            if self.joins is not None and not self.joins.allow():
+                raise TableError("rate_limited", "too many joins from one address: try again soon")
+            address = self.websocket.client.host if self.websocket.client else ""
+            self.waiter = await self.queues.join(self.client, message, address)
+        elif kind == "leave":
+            if self.waiter is not None:
+                await self.queues.leave(self.waiter)
+                self.waiter = None
+            await self.client.send({"type": "left"})
+        else:
+            raise TableError("malformed", f"unknown message type {kind!r} (join, leave, ping)")
 
     async def closed(self) -> None:
         """The page is gone: so is its place in the queue."""
