@@ -221,7 +221,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
                              "more": max(0, len(playing) - LISTED_TABLES)})
 
     def allow_creation(request: Request) -> Response | None:
-        """A 429 for an address over its new tables (or tournaments) a minute, else None."""
+        """A 429 for an address over its new tables a minute, else None (players, tournaments,
+        rounds, duplicate sets and entries count as tables: each costs the store as much)."""
         bucket = creator(request)
         if bucket is None or bucket.allow():
             return None
@@ -288,17 +289,12 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return player
 
     async def create_player(request: Request) -> Response:
-        bucket = creator(request)
-        if bucket is not None and not bucket.allow():
-            return http_error("rate_limited", f"at most {tables_per_minute} new tables or players a "
-                              "minute from one address: try again soon", 429, limit=tables_per_minute)
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return http_error("too_large", f"a request is at most {MAX_BODY} bytes", 413)
-        try:
-            payload = json.loads(body)
-        except (ValueError, RecursionError):
-            return http_error("malformed", "the body is not JSON (or is nested too deep)", 400)
+        refused = allow_creation(request)  # a player costs the store like a table
+        if refused is not None:
+            return refused
+        payload = await json_body(request)
+        if isinstance(payload, Response):
+            return payload
         if not isinstance(payload, dict) or set(payload) - {"nickname"}:
             return http_error("malformed", 'a player request is {"nickname": "..."}', 400)
         players: Players = request.app.state.players
