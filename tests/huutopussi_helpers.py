@@ -185,6 +185,13 @@ class Rules:
         self.exchange = o["exchange"]
         self.own_lead_only = self.partners and not o["calls_after_any_trick"]
 
+    def round(self, points: int) -> int:
+        """Option defender_rounding: to the nearest multiple of 5 (halfway cannot happen)."""
+        if not self.options["defender_rounding"]:
+            return points
+        low = points - points % 5
+        return low + 5 if points % 5 >= 3 else low
+
     def side(self, seat: int) -> int:
         return seat % 2 if self.partners else seat
 
@@ -416,9 +423,10 @@ class Rules:
             collected[self.side(seat)] += value
         collected[last] += self.last_trick
         dside = self.side(declarer)
-        collected[dside] += self.points(sorted(discard))
+        if tricks_won[dside] or not self.options["discard_needs_trick"]:
+            collected[dside] += self.points(sorted(discard))
         made = collected[dside] >= contract
-        points = [collected[s] if s != dside else (contract if made else -contract)
+        points = [self.round(collected[s]) if s != dside else (contract if made else -contract)
                   for s in range(self.sides)]
         no_tricks = [s for s in range(self.sides) if tricks_won[s] == 0]
         penalised = list(no_tricks)
@@ -492,13 +500,14 @@ def _score_without_contract(self: Rules, dealer: int, hands: list[set[str]], act
     for seat, _, value in marriages:
         collected[self.side(seat)] += value
     collected[last] += self.last_trick
-    new = [scores[s] + collected[s] for s in range(self.sides)]
+    points = [self.round(c) for c in collected]
+    new = [scores[s] + points[s] for s in range(self.sides)]
     top = max(new)
     winner = new.index(top) if top >= TARGET and new.count(top) == 1 else None
     return {"redeal": None, "auction": auction, "declarer": None, "opening_bid": 0, "contract": 0,
             "marriages": marriages, "tricks_won": tricks_won, "last_trick": last, "collected": collected,
             "made": None, "no_tricks": [s for s in range(self.sides) if not tricks_won[s]], "penalised": [],
-            "points": collected, "scores": new, "winner": winner, "trump": trump, "discard": []}
+            "points": points, "scores": new, "winner": winner, "trump": trump, "discard": []}
 
 
 Rules.score_without_contract = _score_without_contract  # type: ignore[attr-defined]

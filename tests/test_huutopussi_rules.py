@@ -1266,7 +1266,8 @@ def test_default_options():
                                     "forced_opening": True, "bid_ban": -500, "kitty": 3,
                                     "kitty_shown": True, "ask_lockouts": "none", "last_trick": 20,
                                     "declarer_no_trick": "side", "all_pass": "last_opens",
-                                    "bid_ban_reopen": False, "redeal_window": "first_bid"}
+                                    "bid_ban_reopen": False, "redeal_window": "first_bid",
+                                    "defender_rounding": False, "discard_needs_trick": False}
 
 
 # -- errors and observations --------------------------------------------------------------------------------
@@ -1357,6 +1358,10 @@ VARIANTS = {
                        "opener": "left_of_dealer"},
     "three_last_trick_10_seat_double": {"players": 3, "last_trick": 10, "declarer_no_trick": "seat_double"},
     "side_double": {"declarer_no_trick": "side_double", "calls_after_any_trick": True},
+    "rounding_no_contract": {"defender_rounding": True, "card_values": "pips", "forced_opening": False,
+                             "all_pass": "no_contract"},
+    "three_discard_needs_trick": {"players": 3, "discard_needs_trick": True, "defender_rounding": True,
+                                  "card_values": "pips"},
 }
 
 
@@ -1377,8 +1382,10 @@ def test_random_hands_keep_the_invariants(variant):
         assert list(state.scores) == [s + p for s, p in zip(scores, r["points"], strict=True)]
         if r["redeal"] is None:
             marriages = sum(v for _, _, v in r["marriages"])
-            assert sum(r["collected"]) == rules.card_total + marriages
             discard = rules.points(r["discard"].split()) if r["discard"] else 0
+            needs = game.options["discard_needs_trick"]  # three players: the declarer is his own side
+            lost = discard if needs and not r["tricks_won"][r["declarer"]] else 0
+            assert sum(r["collected"]) == rules.card_total + marriages - lost
             assert sum(state.observation(None)["points"]) == rules.card_total + marriages - discard
             assert sum(taken_points(state, rules.values)) == rules.card_total - rules.last_trick - discard
         else:

@@ -650,3 +650,39 @@ def test_declarer_no_trick_side_double_the_declarers_side_without_a_trick_loses_
     # the side took a trick (seat 2's AS) though the declarer took none: side_double does not apply
     state = no_trick_hand(raise_to=80, declarer_no_trick="side_double")
     assert json.loads(state.to_json())["hands"][0]["result"]["points"] == [-80, 130]
+
+
+# -- defender_rounding, discard_needs_trick --------------------------------------------------------
+
+
+def test_defender_rounding_the_defenders_points_go_to_the_nearest_5():
+    state = no_trick_hand(card_values="pips", defender_rounding=True)
+    r = json.loads(state.to_json())["hands"][0]["result"]
+    assert r["collected"][1] % 5 != 0, "this hand needs rounding"
+    assert r["points"][1] == 5 * round(r["collected"][1] / 5)
+    assert r["points"][0] == -60, "the declarers' contract is not rounded"
+    check_results(state)
+    # a hand without a contract: every side rounded
+    state = no_contract_game(card_values="pips", defender_rounding=True).new_hand(deal=SUIT_DEAL, dealer=0)
+    run(state, "0 pass, 1 pass, 2 pass, 3 pass")
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    r = json.loads(state.to_json())["hands"][0]["result"]
+    assert r["points"] == [5 * round(c / 5) for c in r["collected"]]
+    check_results(state)
+
+
+# three players: seat 0 holds the jack of diamonds and low cards only; the kitty is three nines
+DISCARD_DEAL = check_deal(["6S 7S 8S 6H 7H 8H 6D 7D JD 6C 7C", "AS KS QS JS TS AH KH QH JH TH 9C",
+                           "AD KD QD 8D TD AC KC QC JC TC 8C", "9S 9H 9D"])
+
+
+def test_discard_needs_trick_a_declarer_without_a_trick_loses_his_discard():
+    for needs, counted in ((False, 5), (True, 0)):
+        state = huutopussi(players=3, discard_needs_trick=needs).new_hand(deal=DISCARD_DEAL, dealer=2)
+        run(state, "2 bid 50, 0 bid 60, 1 pass, 2 pass, 0 pass, 0 discard JD 9S 9H")
+        while not state.is_over():
+            state.apply(state.legal_actions()[0])
+        r = json.loads(state.to_json())["hands"][0]["result"]
+        assert r["tricks_won"][0] == 0 and r["collected"][0] == counted, needs
+        check_results(state)

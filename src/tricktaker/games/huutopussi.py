@@ -110,6 +110,11 @@ def _bids(kind: str, low: int, high: int) -> tuple[Action, ...]:
     return tuple(Action.make(kind, v) for v in range(low, high + 1, STEP))
 
 
+def round5(points: int) -> int:
+    """Points rounded to the nearest 5 (an integer is never halfway: its fifths end in .2, .4, ...)."""
+    return 5 * round(points / 5)
+
+
 def card_set(kind: str, mask: int) -> Action:
     """A ``give`` or ``discard`` of the cards ``mask``, in the canonical order (suits, strongest first)."""
     return Action.make(kind, *[a.card for a in PLAY.of(mask) if a.card is not None])
@@ -170,6 +175,10 @@ class Huutopussi(Game):
                "trick: minus twice the contract); seat_double (he himself took no "
                "trick: minus twice the opening bid instead of the contract's result).",
                choices=("side", "side_double", "seat_double")),
+        Option("defender_rounding", False, "The defenders' points (and every side's in a hand without "
+               "a contract) are rounded to the nearest 5 (the declarers' are compared unrounded)."),
+        Option("discard_needs_trick", False, "Three players: the declarer's discard counts for him only "
+               "if he took a trick."),
         Option("ask_lockouts", "none", "Four players (three cannot ask): none; main_form (a player who "
                "asked for a whole may no longer declare, his partner may no longer ask for a whole); "
                "illisoft_2002 (a player who asked anything may no longer declare; after a half "
@@ -225,7 +234,9 @@ the opening bid (the highest bid before the raise); option defender_penalty off:
 defenders when the declarers took every trick and failed.  First to 500 wins; both over in
 one hand: the higher score.  Option last_trick 10; option declarer_no_trick seat_double: the
 declarer himself without a trick scores minus twice the opening bid instead (side_double: his
-side without a trick, minus twice the contract).  Preset
+side without a trick, minus twice the contract).  Option defender_rounding: the defenders'
+points (every side's without a contract) to the nearest 5; option discard_needs_trick: the
+three-player discard counts only if the declarer took a trick.  Preset
 main_form: PoggersOy/huutopussi's main form (opener left_of_dealer, redeal_hand
 three_sixes_or_low, card_values pips, last_trick 10, ask_lockouts main_form,
 declarer_no_trick seat_double).
@@ -625,17 +636,20 @@ class HuutopussiState(MarriageState):
 
     def _hand_done(self) -> None:
         game = self.game
+        rounded = round5 if game.options["defender_rounding"] else int
         if self._declarer is None:  # no contract: each side scores what it took, no penalty
             collected = self.side_points()
             swept = [s for s in range(game.num_sides) if not self._tricks_won[s]]
-            self._finish_hand({"collected": collected, "made": None, "change": list(collected),
-                               "no_tricks": swept, "penalised": []})
+            self._finish_hand({"collected": collected, "made": None,
+                               "change": [rounded(c) for c in collected], "no_tricks": swept,
+                               "penalised": []})
             return
         declarers = game.side_of(self._declarer)
         collected = self.side_points()
-        collected[declarers] += self._discard_points
+        if self._tricks_won[declarers] or not game.options["discard_needs_trick"]:
+            collected[declarers] += self._discard_points
         made = collected[declarers] >= self._contract
-        change = [collected[s] if s != declarers else (self._contract if made else -self._contract)
+        change = [rounded(collected[s]) if s != declarers else (self._contract if made else -self._contract)
                   for s in range(game.num_sides)]
         swept = [s for s in range(game.num_sides) if not self._tricks_won[s]]
         penalised = list(swept)
