@@ -11,10 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator
-from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -24,53 +21,40 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import club_routes, duplicate_routes, player_routes
 from .botpool import BotLimits, BotPool
-from .club import Club, ClubError
+from .club import Club
 from .collector import pace_collector
 from .duplicate import Duplicate
-from .leaderboard import BOT_RATINGS, MatchResult, leaderboard, player_ratings, rate_match, unrecorded_matches
-from .players import SECRET_HEADER, Player, PlayerError, Players, player_of
+from .leaderboard import MatchResult, rate_match, unrecorded_matches
+from .players import PlayerError, Players
 from .queue import QUEUE_BOT, QUEUE_TURN_TIME, WAITS, Queues, Waiter
 from .store import Store
 from .tables import ABSENT_TIME, MAX_TURN_TIME, Table, TableError, Tables, game_catalogue
+from .web import (
+    BURST,
+    RATE,
+    STATIC,
+    TABLES_PER_MINUTE,
+    CreationLimit,
+    RateLimit,
+    http_error,
+    json_body,
+    signed_in,
+)
 
 __all__ = ["MAX_MESSAGE", "create_app"]
 
 log = logging.getLogger("tricktaker.server")
 
-STATIC = Path(str(files("tricktaker.server") / "static"))
 MAX_MESSAGE = 4096
 """Bytes in one client message; the longest real one (a give of four cards) is under 100."""
-MAX_BODY = 16384
-"""Bytes in a table request."""
-RATE, BURST = 10.0, 30
-"""Messages a second a client may send on average, and in a burst (token bucket)."""
 FLOOD_STRIKES = 3
 """Floods a connection may cause before it is closed."""
 LISTED_TABLES = 100
 """Open tables the lobby lists, newest first (a busy club server may hold many more)."""
-TABLES_PER_MINUTE = 30
-"""New tables one client address may create a minute (and in a burst)."""
 SEND_QUEUE = 256
 """Messages waiting for a slow client before it is dropped (a dead browser must not hold memory)."""
-
-
-class RateLimit:
-    """A token bucket: ``rate`` messages a second, bursts of up to ``burst``."""
-
-    def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class WsClient:
@@ -103,23 +87,6 @@ def error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
-def http_error(code: str, message: str, status: int, **params: Any) -> JSONResponse:
-    """A refused HTTP request: the English ``error`` for the API, and a ``code`` (with any
-    ``params``) that the lobby tells in the person's language."""
-    return JSONResponse({"error": message, "code": code, **params}, status)
-
-
-async def json_body(request: Request) -> Any:
-    """A request's JSON body, or the refusal to send back (too large, not JSON)."""
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return http_error("too_large", f"a request is at most {MAX_BODY} bytes", 413)
-    try:
-        return json.loads(body)
-    except (ValueError, RecursionError):  # RecursionError: nested deeper than any real request
-        return http_error("malformed", "the body is not JSON (or is nested too deep)", 400)
-
-
 def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0.6,
                rate: float = RATE, burst: int = BURST, warm_up: bool = True,
                tables_per_minute: int = TABLES_PER_MINUTE, bot_time: float = 3.0,
@@ -148,17 +115,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
     (``--no-signups``); existing ones go on."""
     limits = BotLimits(time=bot_time, worlds=bot_worlds, iterations=bot_iterations)
     queue_bot = Queues.check_bot(queue_bot, limits)
-    creators: dict[str, RateLimit] = {}
-    """A token bucket per client address for creating tables, so no one fills the store."""
-
-    def creator(connection: HTTPConnection) -> RateLimit | None:
-        """The client address's bucket for new tables and queue joins (None: no limit)."""
-        if not tables_per_minute:
-            return None
-        address = connection.client.host if connection.client else ""
-        if len(creators) > 10_000:  # forget the quiet ones rather than grow without end
-            creators.clear()
-        return creators.setdefault(address, RateLimit(tables_per_minute / 60, tables_per_minute))
+    creation = CreationLimit(tables_per_minute)
 
     def tables(connection: HTTPConnection) -> Tables:
         manager: Tables = connection.app.state.tables
@@ -174,6 +131,7 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         manager = Tables(store, pool, bot_delay, turn_time=turn_time, absent_time=absent_time,
                          players=players)
         app.state.tables = manager
+        app.state.creation = creation
         app.state.queues = Queues(manager, bot=queue_bot, turn_time=queue_turn_time)
         app.state.players = players
         app.state.club = Club(manager)
@@ -220,17 +178,8 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
         return JSONResponse({"tables": [t.info() for t in playing[:LISTED_TABLES]],
                              "more": max(0, len(playing) - LISTED_TABLES)})
 
-    def allow_creation(request: Request) -> Response | None:
-        """A 429 for an address over its new tables a minute, else None (players, tournaments,
-        rounds, duplicate sets and entries count as tables: each costs the store as much)."""
-        bucket = creator(request)
-        if bucket is None or bucket.allow():
-            return None
-        return http_error("rate_limited", f"at most {tables_per_minute} new tables a minute "
-                          "from one address: try again soon", 429, limit=tables_per_minute)
-
     async def create_table(request: Request) -> Response:
-        refused = allow_creation(request)
+        refused = creation.refuse(request)
         if refused is not None:
             return refused
         payload = await json_body(request)
@@ -270,195 +219,12 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
     async def queue_socket(websocket: WebSocket) -> None:
         await websocket.accept()
         queues: Queues = websocket.app.state.queues
-        await QueueSession(queues, websocket, RateLimit(rate, burst), creator(websocket)).run()
+        await QueueSession(queues, websocket, RateLimit(rate, burst), creation.bucket(websocket)).run()
 
     async def list_queues(request: Request) -> Response:
         queues: Queues = request.app.state.queues
         return JSONResponse({"queues": queues.summary(), "waits": list(WAITS), "bot": queue_bot,
                              "turn_time": queue_turn_time})
-
-    async def signed_in(request: Request) -> Player | None:
-        """The player of the request's secret header; a secret that belongs to nobody is refused
-        (:class:`PlayerError` ``unknown_player``), so a browser does not go on as a guest unawares."""
-        if not request.headers.get(SECRET_HEADER):
-            return None
-        player = await asyncio.to_thread(player_of, request)
-        if player is None:
-            raise PlayerError("unknown_player", "this browser's player is not known here (a new "
-                                                "database?): make a new one")
-        return player
-
-    async def create_player(request: Request) -> Response:
-        refused = allow_creation(request)  # a player costs the store like a table
-        if refused is not None:
-            return refused
-        payload = await json_body(request)
-        if isinstance(payload, Response):
-            return payload
-        if not isinstance(payload, dict) or set(payload) - {"nickname"}:
-            return http_error("malformed", 'a player request is {"nickname": "..."}', 400)
-        players: Players = request.app.state.players
-        try:
-            player, secret = await asyncio.to_thread(players.create, payload.get("nickname"))
-        except PlayerError as exc:
-            status = {"signups_closed": 403, "nickname_taken": 409}.get(exc.code, 400)
-            return http_error(exc.code, str(exc), status)
-        return JSONResponse(player.public() | {"secret": secret}, 201)
-
-    async def me(request: Request) -> Response:
-        try:
-            player = await signed_in(request)
-        except PlayerError as exc:
-            return http_error(exc.code, str(exc), 401)
-        if player is None:
-            return http_error("unknown_player", f"no player: send the secret in {SECRET_HEADER}", 401)
-        return JSONResponse(player.public())
-
-    async def player_info(request: Request) -> Response:
-        players: Players = request.app.state.players
-        player_id = request.path_params["id"]
-        player = await asyncio.to_thread(players.get, player_id)
-        if player is None:
-            return http_error("no_player", f"no player {player_id!r}", 404)
-        matches = await asyncio.to_thread(players.matches, player.id)
-        rated = await asyncio.to_thread(player_ratings, players.store, player.id)
-        return JSONResponse(player.public() | {"ratings": rated, "matches": matches})
-
-    async def leaderboard_api(request: Request) -> Response:
-        catalogue = {game["name"]: game["players"] for game in game_catalogue()["games"]}
-        game = request.query_params.get("game", "tuppi")
-        if game not in catalogue:
-            return http_error("no_game", f"no game {game!r} (games: {', '.join(catalogue)})", 400)
-        size_text = request.query_params.get("players", str(catalogue[game][0]))
-        if not size_text.isdigit() or int(size_text) not in catalogue[game]:
-            sizes = " or ".join(map(str, catalogue[game]))
-            return http_error("bad_request", f"{game} is played by {sizes}", 400)
-        players: Players = request.app.state.players
-        board = await asyncio.to_thread(leaderboard, players.store, game, int(size_text))
-        bots = {name: {"rating": r.rating, "rd": r.rd} for name, r in BOT_RATINGS.items()}
-        return JSONResponse({"game": game, "players": int(size_text), "ratings": board, "bots": bots})
-
-    async def leaderboard_page(request: Request) -> Response:
-        return FileResponse(STATIC / "leaderboard.html")
-
-    async def profile_page(request: Request) -> Response:
-        players: Players = request.app.state.players
-        found = await asyncio.to_thread(players.get, request.path_params["id"])
-        return FileResponse(STATIC / "profile.html", status_code=200 if found else 404)
-
-    # -- club tournaments (club.py): the director's secret travels in the X-Director header
-
-    def club(request: Request) -> Club:
-        manager: Club = request.app.state.club
-        return manager
-
-    async def club_page(request: Request) -> Response:
-        found = True
-        if "id" in request.path_params:
-            try:
-                await club(request).load(request.path_params["id"])
-            except ClubError:
-                found = False
-        return FileResponse(STATIC / "club.html", status_code=200 if found else 404)
-
-    async def club_call(request: Request, work: Any, status: int = 200) -> Response:
-        """Run ``work(manager, id, secret, body)`` and answer with its result or the refusal."""
-        body: Any = None
-        if request.method == "POST" and (await request.body()).strip():  # starting a round has none
-            body = await json_body(request)
-            if isinstance(body, Response):
-                return body
-        try:
-            answer = await work(club(request), request.path_params.get("id"),
-                                request.headers.get("x-director"), body)
-        except ClubError as exc:
-            return http_error(exc.code, str(exc), exc.status)
-        except TableError as exc:
-            return http_error(exc.code, str(exc), 400)
-        return JSONResponse(answer, status)
-
-    async def create_tournament(request: Request) -> Response:
-        refused = allow_creation(request)
-        if refused is not None:
-            return refused
-
-        async def work(manager: Club, _id: None, _secret: None, body: Any) -> dict[str, Any]:
-            tournament, secret = await manager.create(body)
-            return {"id": tournament.id, "director": secret,
-                    "link": f"/club/{tournament.id}#director={secret}", "page": f"/club/{tournament.id}"}
-        return await club_call(request, work, 201)
-
-    async def tournament(request: Request) -> Response:
-        return await club_call(request, lambda m, i, s, _b: m.view(i, s))
-
-    async def add_entrant(request: Request) -> Response:
-        async def work(manager: Club, i: str, s: str | None, body: Any) -> dict[str, Any]:
-            return {"number": await manager.add_entrant(i, s, body)}
-        return await club_call(request, work, 201)
-
-    async def remove_entrant(request: Request) -> Response:
-        async def work(manager: Club, i: str, s: str | None, _body: Any) -> dict[str, Any]:
-            await manager.remove_entrant(i, s, request.path_params["number"])
-            return {}
-        return await club_call(request, work)
-
-    async def start_round(request: Request) -> Response:
-        refused = allow_creation(request)  # a round creates tables: it counts as a new table
-        if refused is not None:
-            return refused
-
-        async def work(manager: Club, i: str, s: str | None, _body: Any) -> dict[str, Any]:
-            return {"round": await manager.start_round(i, s)}
-        return await club_call(request, work, 201)
-
-    async def table_tournament(request: Request) -> Response:
-        return await club_call(request, lambda m, _i, _s, _b: m.of_table(request.path_params["table"]))
-
-    async def forfeit(request: Request) -> Response:
-        async def work(manager: Club, i: str, s: str | None, body: Any) -> dict[str, Any]:
-            await manager.forfeit(i, s, body)
-            return {}
-        return await club_call(request, work)
-
-    # -- duplicate tournaments (docs/server.md, *Duplicate tournaments*; :mod:`.duplicate`)
-
-    async def duplicate_page(request: Request) -> Response:
-        status = 200
-        if "id" in request.path_params:  # the page says there is no such set; the status too
-            try:
-                await request.app.state.duplicate.find_set(request.path_params["id"])
-            except TableError:
-                status = 404
-        return FileResponse(STATIC / "duplicate.html", status_code=status)
-
-    async def duplicate_api(request: Request) -> Response:
-        """The tournament API: every route's answer, or its refusal with a status."""
-        duplicate: Duplicate = request.app.state.duplicate
-        path, method = request.path_params, request.method
-        try:
-            if method == "GET" and "id" in path:
-                entry, token = request.query_params.get("entry"), request.headers.get("x-entry-token")
-                return JSONResponse(await duplicate.results(path["id"], entry, token))
-            if method == "GET":
-                return JSONResponse(await duplicate.overview())
-            payload = await json_body(request)
-            if isinstance(payload, Response):
-                return payload
-            if "entry" in path:
-                token = payload.get("token") if isinstance(payload, dict) else None
-                return JSONResponse(await duplicate.next_board(path["entry"], token))
-            refused = allow_creation(request)  # a set or an entry costs the store like a table
-            if refused is not None:
-                return refused
-            if "set" in path:
-                player = await signed_in(request)  # a player enters as themselves
-                return JSONResponse(await duplicate.enter(path["set"], payload, player), 201)
-            return JSONResponse((await duplicate.create_set(payload)).public(), 201)
-        except PlayerError as exc:
-            return http_error(exc.code, str(exc), 401)
-        except TableError as exc:
-            status = {"no_set": 404, "no_entry": 404, "bad_token": 403, "entered": 409}.get(exc.code, 400)
-            return http_error(exc.code, str(exc), status)
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -474,30 +240,11 @@ def create_app(db: str = "tricktaker.db", workers: int = 2, bot_delay: float = 0
             Route("/api/tables/{id}", table_info),
             Route("/api/tables/{id}/record", record),
             Route("/api/queues", list_queues),
-            Route("/duplicate", duplicate_page),
-            Route("/duplicate/{id}", duplicate_page),
-            Route("/api/duplicate", duplicate_api, methods=["GET"]),
-            Route("/api/duplicate/sets", duplicate_api, methods=["POST"]),
-            Route("/api/duplicate/sets/{id}", duplicate_api, methods=["GET"]),
-            Route("/api/duplicate/sets/{set}/entries", duplicate_api, methods=["POST"]),
-            Route("/api/duplicate/entries/{entry}/next", duplicate_api, methods=["POST"]),
             WebSocketRoute("/ws/queue", queue_socket),  # before /ws/{id}: no table id is this short
-            Route("/api/players", create_player, methods=["POST"]),
-            Route("/api/players/me", me),
-            Route("/api/players/{id}", player_info),
-            Route("/p/{id}", profile_page),
-            Route("/api/leaderboard", leaderboard_api),
-            Route("/leaderboard", leaderboard_page),
             WebSocketRoute("/ws/{id}", socket),
-            Route("/club", club_page),
-            Route("/club/{id}", club_page),
-            Route("/api/club", create_tournament, methods=["POST"]),
-            Route("/api/club/tables/{table}", table_tournament),
-            Route("/api/club/{id}", tournament),
-            Route("/api/club/{id}/entrants", add_entrant, methods=["POST"]),
-            Route("/api/club/{id}/entrants/{number:int}", remove_entrant, methods=["DELETE"]),
-            Route("/api/club/{id}/rounds", start_round, methods=["POST"]),
-            Route("/api/club/{id}/forfeits", forfeit, methods=["POST"]),
+            *player_routes.ROUTES,
+            *club_routes.ROUTES,
+            *duplicate_routes.ROUTES,
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
