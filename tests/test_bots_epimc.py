@@ -57,6 +57,11 @@ def endgame(hands: list[str], leader: int = 0) -> State:
     return state
 
 
+ENDGAME = ["8C 3S 4S", "5D 4H 7C", "QS 4C 5C", "KC AS 7S"]
+"""Seat 0 to lead with 8C 3S 4S: a position where the rules-played partner makes the search
+rate 8C below the spades while PIMC (an all-seeing partner) rates it a little above them."""
+
+
 def searching(seed: int, **options: object) -> AlphaMuBot:
     bot = make_bot("alphamu", seed=seed, search_cards=3, **options)
     assert isinstance(bot, AlphaMuBot)
@@ -92,6 +97,23 @@ def test_bad_alphamu_specs_raise_bot_spec_errors(spec: str, message: str) -> Non
 def test_pareto_keeps_the_vectors_no_other_beats_in_every_world() -> None:
     assert pareto([(1, 0), (0, 1), (1, 1), (0, 0), (1, 1)]) == [(1, 1)]
     assert pareto([(2, 0), (0, 2), (1, 1), (1, 0)]) == [(2, 0), (0, 2), (1, 1)]
+
+
+def test_one_card_for_every_world_is_what_removes_strategy_fusion(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two worlds at the bot's last searched move, where its first card makes a trick only in
+    world 0 and its second only in world 1.  PIMC counts a trick in each world; the bot's leaf
+    front holds one vector per card, so its best plan makes half a trick a world."""
+    state = endgame(ENDGAME)
+    worlds = [state.clone(), state.clone()]
+    first, second, third = state.legal_actions()
+    solved = [{first: 1, second: 0, third: 0}, {first: 0, second: 1, third: 0}]
+    bot = AlphaMuBot(seed=0)
+    monkeypatch.setattr(bot, "_solve_all", lambda _worlds: solved)
+    front = bot._leaf(worlds, [banked(w, 0, 0) for w in worlds])
+    pimc = sum(max(values.values()) for values in solved) / 2
+    assert pimc == 1.0
+    assert sorted(front) == [(0.0, 1.0), (1.0, 0.0)]
+    assert max(sum(v) / 2 for v in front) == 0.5
 
 
 def test_an_opponent_takes_each_worlds_minimum_over_its_legal_actions() -> None:
@@ -138,13 +160,10 @@ def test_banked_tricks_plus_the_solvers_value_count_from_the_root() -> None:
 # -- play ------------------------------------------------------------------------------------
 
 
-STRATEGY_FUSION = ["8C 3S 4S", "5D 4H 7C", "QS 4C 5C", "KC AS 7S"]
-"""Seat 0 to lead with 8C 3S 4S: see :func:`test_alphamu_avoids_the_card_pimc_values_by_fusion`."""
-
 
 def test_alphamu_never_values_an_action_above_pimc() -> None:
     """One plan for every world can do no better than the best plan for each world apart."""
-    state = endgame(STRATEGY_FUSION)
+    state = endgame(ENDGAME)
     bot = searching(seed=2, worlds=16)
     bot.act(view_of(state, 0))
     scores = bot.last_scores
@@ -155,7 +174,7 @@ def test_alphamu_never_values_an_action_above_pimc() -> None:
 
 def test_alphamu_with_m1_plays_exactly_as_pimc() -> None:
     """In the bidding of a new hand and to the end of an endgame, decision by decision."""
-    for state in (tt.new_game("tuppi").new_hand(seed=4), endgame(STRATEGY_FUSION)):
+    for state in (tt.new_game("tuppi").new_hand(seed=4), endgame(ENDGAME)):
         one, pimc = make_bot("alphamu:m=1:worlds=4", seed=9), make_bot("pimc:worlds=4", seed=9)
         for _ in range(4 if state.phase == "bid" else 12):
             view = view_of(state, state.current_player)
@@ -166,7 +185,7 @@ def test_alphamu_with_m1_plays_exactly_as_pimc() -> None:
 
 def test_alphamu_decides_from_the_view_alone() -> None:
     """Two true deals the seat cannot tell apart get the same decision and the same scores."""
-    state = endgame(STRATEGY_FUSION)
+    state = endgame(ENDGAME)
     twin = view_of(state, 0).sample_world(random.Random(5))
     assert [twin.hand(s) for s in range(4)] != [state.hand(s) for s in range(4)]
     assert twin.observation(0) == state.observation(0)
@@ -210,7 +229,7 @@ def test_alphamu_plays_pimc_outside_small_card_play() -> None:
 
 
 def test_a_spent_time_budget_falls_back_without_an_illegal_action() -> None:
-    state = endgame(STRATEGY_FUSION)
+    state = endgame(ENDGAME)
     bot = searching(seed=1, worlds=200, time=1e-4)
     view = view_of(state, 0)
     assert bot.act(view) in view.legal_actions
@@ -218,7 +237,7 @@ def test_a_spent_time_budget_falls_back_without_an_illegal_action() -> None:
 
 
 def test_alphamu_decides_an_endgame_well_within_a_second() -> None:
-    state = endgame(STRATEGY_FUSION)
+    state = endgame(ENDGAME)
     took = []
     for seed in range(3):
         start = time.perf_counter()
