@@ -185,6 +185,22 @@ class Rules:
         self.exchange = o["exchange"]
         self.own_lead_only = self.partners and not o["calls_after_any_trick"]
 
+    def winner(self, scores: list[int], declarers: int | None) -> int | None:
+        """Who has won after a hand: past 500 (reaching it, or above it with win_by exceeding);
+        several past it: the declarers if among them (win_tie declarer), else the one highest
+        score; an exact tie plays on."""
+        if self.options["win_by"] == "exceeding":
+            past = [s for s in range(self.sides) if scores[s] > TARGET]
+        else:
+            past = [s for s in range(self.sides) if scores[s] >= TARGET]
+        if not past:
+            return None
+        if self.options["win_tie"] == "declarer" and declarers in past:
+            return declarers
+        top = max(scores[s] for s in past)
+        leaders = [s for s in past if scores[s] == top]
+        return leaders[0] if len(leaders) == 1 else None
+
     def round(self, points: int) -> int:
         """Option defender_rounding: to the nearest multiple of 5 (halfway cannot happen)."""
         if not self.options["defender_rounding"]:
@@ -445,8 +461,7 @@ class Rules:
             made, points[dside] = False, -2 * contract
             penalised.append(dside)
         new = [scores[s] + points[s] for s in range(self.sides)]
-        top = max(new)
-        winner = new.index(top) if top >= TARGET and new.count(top) == 1 else None
+        winner = self.winner(new, dside)
         return {"redeal": None, "auction": auction, "declarer": declarer, "opening_bid": opening,
                 "contract": contract, "marriages": marriages, "tricks_won": tricks_won, "last_trick": last,
                 "collected": collected, "made": made, "no_tricks": no_tricks, "penalised": penalised,
@@ -502,8 +517,7 @@ def _score_without_contract(self: Rules, dealer: int, hands: list[set[str]], act
     collected[last] += self.last_trick
     points = [self.round(c) for c in collected]
     new = [scores[s] + points[s] for s in range(self.sides)]
-    top = max(new)
-    winner = new.index(top) if top >= TARGET and new.count(top) == 1 else None
+    winner = self.winner(new, None)
     return {"redeal": None, "auction": auction, "declarer": None, "opening_bid": 0, "contract": 0,
             "marriages": marriages, "tricks_won": tricks_won, "last_trick": last, "collected": collected,
             "made": None, "no_tricks": [s for s in range(self.sides) if not tricks_won[s]], "penalised": [],

@@ -1267,7 +1267,8 @@ def test_default_options():
                                     "kitty_shown": True, "ask_lockouts": "none", "last_trick": 20,
                                     "declarer_no_trick": "side", "all_pass": "last_opens",
                                     "bid_ban_reopen": False, "redeal_window": "first_bid",
-                                    "defender_rounding": False, "discard_needs_trick": False}
+                                    "defender_rounding": False, "discard_needs_trick": False,
+                                    "win_by": "reaching", "win_tie": "higher"}
 
 
 # -- errors and observations --------------------------------------------------------------------------------
@@ -1358,6 +1359,8 @@ VARIANTS = {
                        "opener": "left_of_dealer"},
     "three_last_trick_10_seat_double": {"players": 3, "last_trick": 10, "declarer_no_trick": "seat_double"},
     "side_double": {"declarer_no_trick": "side_double", "calls_after_any_trick": True},
+    "exceeding_declarer_wins_ties": {"win_by": "exceeding", "win_tie": "declarer"},
+    "three_exceeding_declarer_wins_ties": {"players": 3, "win_by": "exceeding", "win_tie": "declarer"},
     "rounding_no_contract": {"defender_rounding": True, "card_values": "pips", "forced_opening": False,
                              "all_pass": "no_contract"},
     "three_discard_needs_trick": {"players": 3, "discard_needs_trick": True, "defender_rounding": True,

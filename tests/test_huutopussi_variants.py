@@ -686,3 +686,35 @@ def test_discard_needs_trick_a_declarer_without_a_trick_loses_his_discard():
         r = json.loads(state.to_json())["hands"][0]["result"]
         assert r["tricks_won"][0] == 0 and r["collected"][0] == counted, needs
         check_results(state)
+
+
+# -- win_by, win_tie ---------------------------------------------------------------------------------
+
+
+def trumps_hand_with(scores: list[int], **options) -> tt.State:
+    """The rules tests' trumps hand (side 0 declares and makes 50, side 1 collects 45)."""
+    from test_huutopussi_rules import TRUMPS_DEAL, TRUMPS_PLAY, play_first, solo
+
+    state = solo(huutopussi(**options), TRUMPS_DEAL, "AD KD QD", scores=scores)
+    run(state, TRUMPS_PLAY)
+    play_first(state)
+    assert state.hand_points == (50, 45)
+    check_results(state)
+    return state
+
+
+def test_win_by_exceeding_reaching_500_is_not_enough():
+    assert trumps_hand_with([450, 0]).winner == 0
+    assert trumps_hand_with([450, 0], win_by="exceeding").winner is None
+    assert trumps_hand_with([455, 0], win_by="exceeding").winner == 0
+    with pytest.raises(tt.OptionError, match="at most 500"):
+        huutopussi(win_by="exceeding").new_hand(seed=1, scores=[505, 0])
+    huutopussi(win_by="exceeding").new_hand(seed=1, scores=[500, 0])  # 500 is not yet a win
+
+
+def test_win_tie_declarer_the_declarers_win_a_double_crossing():
+    # side 0 (declarers) reaches 500, side 1 reaches 515
+    assert trumps_hand_with([450, 470]).winner == 1, "the higher score"
+    assert trumps_hand_with([450, 470], win_tie="declarer").winner == 0, "the declarers"
+    assert trumps_hand_with([450, 470], win_tie="declarer", win_by="exceeding").winner == 1, \
+        "the declarers at 500 have not exceeded it"

@@ -175,6 +175,11 @@ class Huutopussi(Game):
                "trick: minus twice the contract); seat_double (he himself took no "
                "trick: minus twice the opening bid instead of the contract's result).",
                choices=("side", "side_double", "seat_double")),
+        Option("win_by", "reaching", "The match is won by reaching 500 (reaching) or by going above "
+               "it (exceeding, 505 or more in fives).", choices=("reaching", "exceeding")),
+        Option("win_tie", "higher", "Several sides past the target in one hand: the higher score "
+               "wins (higher), or the declarers if they are among them (declarer); an exact tie "
+               "plays on.", choices=("higher", "declarer")),
         Option("defender_rounding", False, "The defenders' points (and every side's in a hand without "
                "a contract) are rounded to the nearest 5 (the declarers' are compared unrounded)."),
         Option("discard_needs_trick", False, "Three players: the declarer's discard counts for him only "
@@ -236,7 +241,9 @@ one hand: the higher score.  Option last_trick 10; option declarer_no_trick seat
 declarer himself without a trick scores minus twice the opening bid instead (side_double: his
 side without a trick, minus twice the contract).  Option defender_rounding: the defenders'
 points (every side's without a contract) to the nearest 5; option discard_needs_trick: the
-three-player discard counts only if the declarer took a trick.  Preset
+three-player discard counts only if the declarer took a trick.  Option win_by exceeding:
+only above 500 wins; option win_tie declarer: the declarers win if they are past it with
+others.  Preset
 main_form: PoggersOy/huutopussi's main form (opener left_of_dealer, redeal_hand
 three_sixes_or_low, card_values pips, last_trick 10, ask_lockouts main_form,
 declarer_no_trick seat_double).
@@ -272,6 +279,10 @@ declare H, ask whole, ask half H, answer H, answer no."""
                               "(four players have no kitty)")
         self.kitty_size: int = o["kitty"] if self.num_players == 3 else 0
         """Three players: the cards in the kitty, and in the declarer's discard."""
+
+    def over_target(self, score: int) -> bool:
+        """Whether a score has won the match: 500 or more, or above 500 (option win_by)."""
+        return score > TARGET if self.options["win_by"] == "exceeding" else score >= TARGET
 
     def opener(self, dealer: int) -> int:
         """The seat that opens the auction when ``dealer`` deals."""
@@ -313,8 +324,10 @@ class HuutopussiState(MarriageState):
     @classmethod
     def check_scores(cls, game: Game, scores: Sequence[int]) -> list[int]:
         checked = super().check_scores(game, scores)
-        if max(checked) >= TARGET:
-            raise OptionError(f"huutopussi scores must be below {TARGET}: the match ends there")
+        assert isinstance(game, Huutopussi)
+        if any(game.over_target(s) for s in checked):
+            bound = "at most" if game.options["win_by"] == "exceeding" else "below"
+            raise OptionError(f"huutopussi scores must be {bound} {TARGET}: the match ends there")
         return checked
 
     def _match_context(self) -> JSON:
@@ -675,14 +688,27 @@ class HuutopussiState(MarriageState):
             outcome["declarer_trickless"] = declarers in penalised
         self._finish_hand(outcome)
 
+    def _match_winner(self) -> int | None:
+        """The side that has won the match after this hand, if any (options win_by, win_tie)."""
+        game = self.game
+        past = [s for s in range(game.num_sides) if game.over_target(self._scores[s])]
+        if not past:
+            return None
+        declarer_wins = game.options["win_tie"] == "declarer" and self._redeal_by is None
+        if self._declarer is not None and declarer_wins:
+            declarers = game.side_of(self._declarer)
+            if declarers in past:
+                return declarers
+        top = max(self._scores[s] for s in past)
+        leaders = [s for s in past if self._scores[s] == top]
+        return leaders[0] if len(leaders) == 1 else None
+
     def _finish_hand(self, outcome: JSON | None) -> None:
         """Score the hand (``outcome`` None: a redeal, nothing scored) and end it."""
         change = outcome["change"] if outcome else [0] * self.game.num_sides
         for s, delta in enumerate(change):
             self._scores[s] += delta
-        top = max(self._scores)
-        leaders = [s for s in range(self.game.num_sides) if self._scores[s] == top]
-        winner = leaders[0] if top >= TARGET and len(leaders) == 1 else None
+        winner = self._match_winner()
         self._hand_points = change
         result: JSON = {
             "redeal": self._redeal_by,

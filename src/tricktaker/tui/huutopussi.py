@@ -137,7 +137,7 @@ class HuutopussiScreen(MarriageScreen):
     # -- the status panel ----------------------------------------------------------------------
 
     def match_target(self) -> str:
-        return f"first to {TARGET}"
+        return f"first above {TARGET}" if self.game.options["win_by"] == "exceeding" else f"first to {TARGET}"
 
     def match_line(self, obs: JSON) -> Text:
         scores = obs["scores"]
@@ -697,7 +697,9 @@ class HuutopussiScreen(MarriageScreen):
             rules.append("if all pass, the hand is played without a contract")
         if opts["bid_ban_reopen"]:
             rules.append(f"a side at {opts['bid_ban']} or below bids only after all the others passed")
-        rules.append(f"first to {TARGET}")
+        rules.append(self.match_target())
+        if opts["win_tie"] == "declarer":
+            rules.append("the declarers win if they are past it with others")
         give = "give or discard cards by name (9h 7c 6d) or number (1 5 7)"
         calls = "d h declares hearts" + ("; whole and half h ask your partner" if self.partners else "")
         self.print_intro("; ".join(rules), seed, f"Clockwise, seats: {self.seat_numbers()}",
@@ -885,8 +887,11 @@ class HuutopussiScreen(MarriageScreen):
         if winner is not None:
             verdict = Text(f"{self.wins(winner)} the match", style="bold green")
             scores = previous["scores"]
-            if sum(s >= TARGET for s in scores) > 1:
-                verdict.append(f" (more than one reached {TARGET}: the higher score wins)", style="dim")
+            if sum(self.huuto.over_target(s) for s in scores) > 1:
+                rule = ("the declarers win" if self.game.options["win_tie"] == "declarer"
+                        and previous["declarer"] is not None
+                        and self.seats.side_of(previous["declarer"]) == winner else "the higher score wins")
+                verdict.append(f" (more than one passed {TARGET}: {rule})", style="dim")
             grid.add_row("Winner", verdict)
         return Panel(grid, title=title, title_align="left", box=box.ROUNDED, expand=False)
 
