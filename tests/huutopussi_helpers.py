@@ -389,7 +389,8 @@ class Rules:
             hands[declarer] |= given
         else:
             hands[declarer] |= kitty
-        words = actions.pop(0).split()
+        after = self.options["raise_when"] == "after_exchange"  # give back (discard), then raise
+        words = actions.pop(1 if after else 0).split()
         if words[0] == "raise":
             contract = int(words[1])
         if n == 4:

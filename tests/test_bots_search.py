@@ -41,7 +41,8 @@ VARIANTS = {
                                            "opener": "left_of_dealer", "forced_opening": False,
                                            "redeal_hand": "three_sixes_or_low", "bid_ban": -250,
                                            "ask_lockouts": "illisoft_2002", "all_pass": "no_contract",
-                                           "bid_ban_reopen": True, "redeal_window": "bid_and_exchange"}),
+                                           "bid_ban_reopen": True, "redeal_window": "bid_and_exchange",
+                                           "raise_when": "after_exchange"}),
 }
 """Every game and variant, with shorter matches where an option allows."""
 

@@ -1268,7 +1268,8 @@ def test_default_options():
                                     "declarer_no_trick": "side", "all_pass": "last_opens",
                                     "bid_ban_reopen": False, "redeal_window": "first_bid",
                                     "defender_rounding": False, "discard_needs_trick": False,
-                                    "win_by": "reaching", "win_tie": "higher"}
+                                    "win_by": "reaching", "win_tie": "higher",
+                                    "raise_when": "before_return"}
 
 
 # -- errors and observations --------------------------------------------------------------------------------
@@ -1360,6 +1361,8 @@ VARIANTS = {
     "three_last_trick_10_seat_double": {"players": 3, "last_trick": 10, "declarer_no_trick": "seat_double"},
     "side_double": {"declarer_no_trick": "side_double", "calls_after_any_trick": True},
     "exceeding_declarer_wins_ties": {"win_by": "exceeding", "win_tie": "declarer"},
+    "raise_after_exchange": {"raise_when": "after_exchange", "exchange": 4, "calls_after_any_trick": True},
+    "three_raise_after_discard": {"players": 3, "raise_when": "after_exchange"},
     "three_exceeding_declarer_wins_ties": {"players": 3, "win_by": "exceeding", "win_tie": "declarer"},
     "rounding_no_contract": {"defender_rounding": True, "card_values": "pips", "forced_opening": False,
                              "all_pass": "no_contract"},

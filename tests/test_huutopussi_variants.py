@@ -718,3 +718,46 @@ def test_win_tie_declarer_the_declarers_win_a_double_crossing():
     assert trumps_hand_with([450, 470], win_tie="declarer").winner == 0, "the declarers"
     assert trumps_hand_with([450, 470], win_tie="declarer", win_by="exceeding").winner == 1, \
         "the declarers at 500 have not exceeded it"
+
+
+# -- raise_when ----------------------------------------------------------------------------------------
+
+
+def test_raise_when_after_exchange_the_declarer_raises_after_giving_back():
+    state = huutopussi(raise_when="after_exchange").new_hand(deal=SUIT_DEAL, dealer=0)
+    run(state, "0 bid 50, 1 pass, 2 pass, 3 pass, 2 give 8D 7D 6D")
+    assert state.phase == "return" and state.current_player == 0
+    assert_illegal(state, "raise 60", "not possible now")
+    run(state, "0 give 8D 7D 6D")
+    assert state.phase == "raise" and state.current_player == 0
+    run(state, "0 raise 90")
+    assert state.phase == "play" and state.current_player == 0 and state.contract == 90
+    assert json.loads(state.to_json())["hands"][0]["actions"][4:7] == ["give 8D 7D 6D", "give 8D 7D 6D",
+                                                                       "raise 90"]
+
+
+def test_raise_when_after_exchange_three_players_raise_after_the_discard():
+    from test_huutopussi_rules import THREE_DEAL
+
+    state = huutopussi(players=3, raise_when="after_exchange").new_hand(deal=THREE_DEAL, dealer=2)
+    run(state, "2 bid 50, 0 bid 60, 1 pass, 2 pass")
+    assert state.phase == "discard"
+    run(state, "0 discard 6H 7H JS")
+    assert state.phase == "raise"
+    run(state, "0 pass")
+    assert state.phase == "play" and state.contract == 60
+
+
+def test_raise_when_after_exchange_bots_and_terminal_play_it() -> None:
+    from test_cli_huutopussi import Passer, session
+
+    game = huutopussi(raise_when="after_exchange")
+    bot = make_bot("rules", seed=4)
+    state = game.new_match(seed=12)
+    while not state.is_over() and state.hand_number < 3:
+        state.apply(bot.act(view_of(state, state.current_player)))
+    check_results(state)
+    state = game.new_hand(deal=SUIT_DEAL, dealer=0)
+    out, _ = session(state, ["50", "1 2 3", "keep"], seat=0, bot=lambda s: Passer())
+    text = " ".join(out.split())
+    assert "Then you may raise the contract." in text and "The exchange is done." in text

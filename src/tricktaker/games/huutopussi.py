@@ -175,6 +175,9 @@ class Huutopussi(Game):
                "trick: minus twice the contract); seat_double (he himself took no "
                "trick: minus twice the opening bid instead of the contract's result).",
                choices=("side", "side_double", "seat_double")),
+        Option("raise_when", "before_return", "When the declarer may raise: after his partner's cards "
+               "(or the kitty), before giving back (or discarding) (before_return); or after the "
+               "whole exchange (after_exchange).", choices=("before_return", "after_exchange")),
         Option("win_by", "reaching", "The match is won by reaching 500 (reaching) or by going above "
                "it (exceeding, 505 or more in fives).", choices=("reaching", "exceeding")),
         Option("win_tie", "higher", "Several sides past the target in one hand: the higher score "
@@ -217,7 +220,8 @@ are asked only after all the others passed without a bid, and may then bid).
 
 Four players (players=4, preset four): partners opposite.  The declarer's partner gives
 him 3 cards (option exchange 4); the declarer may raise the contract (raise N, or pass to
-keep it) and gives 3 cards back; then he leads.
+keep it) and gives 3 cards back; then he leads (option raise_when after_exchange: he raises
+after giving back; with three players after the discard).
 
 Three players (players=3, preset three): 11 cards each and a kitty of 3, shown to all after
 the auction (option kitty 6: 10 cards each and a kitty of 6; option kitty_shown off: only the
@@ -517,7 +521,10 @@ class HuutopussiState(MarriageState):
                         f"cannot raise to {value}: a raise goes above {self._contract} in fives, "
                         f"up to {self.game.max_bid}")
                 self._contract = value
-            self._phase = RETURN_PHASE if self.num_players == 4 else DISCARD_PHASE
+            if self.game.options["raise_when"] == "after_exchange":
+                self._phase = PLAY_PHASE  # the exchange is over: the declarer leads
+            else:
+                self._phase = RETURN_PHASE if self.num_players == 4 else DISCARD_PHASE
         elif phase == DISCARD_PHASE:
             self._discard_cards(seat, action)
         elif not self._do_marriage_action(seat, action):
@@ -585,7 +592,8 @@ class HuutopussiState(MarriageState):
             self._turn = self._partner(declarer)
         else:
             self._hands[declarer] |= self._kitty
-            self._phase = RAISE_PHASE
+            after = self.game.options["raise_when"] == "after_exchange"
+            self._phase = DISCARD_PHASE if after else RAISE_PHASE
             self._turn = declarer
 
     def _give(self, seat: int, action: Action) -> None:
@@ -602,13 +610,14 @@ class HuutopussiState(MarriageState):
         to = self._partner(seat)
         self._hands[seat] ^= cards
         self._hands[to] |= cards
+        after = self.game.options["raise_when"] == "after_exchange"
         if self._phase == GIVE_PHASE:
             self._given = cards
-            self._phase = RAISE_PHASE
+            self._phase = RETURN_PHASE if after else RAISE_PHASE
         else:
             self._returned = cards
-            self._phase = PLAY_PHASE
-        self._turn = to if self._phase == RAISE_PHASE else self._declarer
+            self._phase = RAISE_PHASE if after else PLAY_PHASE
+        self._turn = self._declarer  # he raises, gives back or leads
 
     def _discard_cards(self, seat: int, action: Action) -> None:
         if action.kind != "discard":
@@ -627,7 +636,7 @@ class HuutopussiState(MarriageState):
         self._hands[seat] ^= cards
         self._discard = cards
         self._discard_points = sum(self.game.card_values[b] for b in single_bits(cards))
-        self._phase = PLAY_PHASE
+        self._phase = RAISE_PHASE if self.game.options["raise_when"] == "after_exchange" else PLAY_PHASE
 
     def _marriage_made(self, seat: int, suit: int) -> None:
         """Every marriage makes its suit trumps and scores its suit's value."""

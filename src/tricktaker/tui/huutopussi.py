@@ -474,6 +474,12 @@ class HuutopussiScreen(MarriageScreen):
             declarer = obs["declarer"]
             return f"{self.name(declarer)} won the auction at {obs['contract']}: give him {size} cards " \
                    f"(he gives you {size} back). Choose them: {typed}."
+        after = self.game.options["raise_when"] == "after_exchange"
+        if phase == "raise" and after:
+            if len(legal) == 1:
+                return f"The exchange is done. The contract is {obs['contract']}, the most there is: keep it."
+            return f"The exchange is done. Raise the contract (type a number above {obs['contract']}) or " \
+                   f"keep it at {obs['contract']} (keep, or 1); then you lead."
         if phase == "raise":
             got = "the kitty" if self.three else f"{size} cards from {self.name(self.partner_of(me))}"
             then = f"discard {size} cards (no aces or tens)" if self.three else f"give {size} cards back"
@@ -482,7 +488,8 @@ class HuutopussiScreen(MarriageScreen):
             return f"You took {got}. Raise the contract (type a number above {obs['contract']}) or keep it " \
                    f"at {obs['contract']} (keep, or 1); then {then}."
         if phase == "return":
-            return f"Give {self.name(self.partner_of(me))} back {size} cards: {typed}. Then you lead."
+            then = "you may raise the contract" if after else "you lead"
+            return f"Give {self.name(self.partner_of(me))} back {size} cards: {typed}. Then {then}."
         if phase == "discard":
             return f"Discard {size} cards face down: they count for you at the end. Not aces or tens (they " \
                    f"carry no number): {typed}."
