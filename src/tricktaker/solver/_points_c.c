@@ -718,7 +718,7 @@ static void safe_points(const Ctx *x, int d, i64 *mine_out, i64 *theirs_out) {
     *mine_out = 0;
     *theirs_out = 0;
     i64 trump = S_(d, F_TRUMP);
-    if (trump < 0 || !trumps_fixed(x, d)) return;
+    if (R_(R_TOTALPTS) == 0 || trump < 0 || !trumps_fixed(x, d)) return;
     i64 m = R_(R_DECK) & ~S_(d, F_GONE) & smask(trump);
     i64 side = -1, pts = 0;
     while (m) {
@@ -1004,12 +1004,14 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             for (int seat = 0; seat < R_(R_N); seat++) held |= S_(d, seat);
             if (!(held & x->under)) {
                 int leader = SEAT(S_(d, F_TURN));
-                i64 trumps;
-                i64 plain = quick_points(x, d, leader, &trumps, C_PTS);
-                if (is_max(x, leader))
-                    mine = plain + (trumps > mine ? trumps : mine);
-                else
-                    ub -= plain + (trumps > theirs ? trumps - theirs : 0);
+                if (R_(R_TOTALPTS) != 0) {  /* (the Marjapussi family has no card points) */
+                    i64 trumps;
+                    i64 plain = quick_points(x, d, leader, &trumps, C_PTS);
+                    if (is_max(x, leader))
+                        mine = plain + (trumps > mine ? trumps : mine);
+                    else
+                        ub -= plain + (trumps > theirs ? trumps - theirs : 0);
+                }
                 ub -= quick_pip_point(x, d, leader, &mine);
             }
         }
