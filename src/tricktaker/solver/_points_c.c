@@ -887,20 +887,18 @@ static int relative(const Ctx *x, int d) {
  * the live cards of its suit, its owner and class (5 bits); and how many there are. */
 static void relative_key(const Ctx *x, int d, i64 *k) {
     int n = (int)R_(R_N);
-    i64 h1 = S_(d, 1), h2 = n > 2 ? S_(d, 2) : 0, h3 = n > 3 ? S_(d, 3) : 0;
-    i64 live = S_(d, 0) | h1 | h2 | h3;
-    for (int s = 0; s < 4; s++) {
-        i64 m = live & suit_mask(s);
-        u64 key = (u64)popcount(m) << 52;
-        int shift = 0;
-        while (m && shift < 52) {  /* the live cards of the suit from the lowest up */
-            i64 low = m & -m;
-            m ^= low;
-            u64 seat = (u64)((h1 & low) != 0) + 2 * (u64)((h2 & low) != 0) + 3 * (u64)((h3 & low) != 0);
-            key |= (seat * 8 + (u64)C_(C_CLASS, bit_index(low))) << shift;
-            shift += 5;
+    i64 live = 0;
+    for (int seat = 0; seat < n; seat++) live |= S_(d, seat);
+    for (int s = 0; s < 4; s++) k[s] = (i64)((u64)popcount(live & suit_mask(s)) << 52);
+    for (int seat = 0; seat < n; seat++) {
+        i64 h = S_(d, seat);
+        while (h) {
+            i64 low = h & -h;
+            h ^= low;
+            int i = idx(low);
+            int place = popcount(live & suit_mask(i >> 4) & (low - 1));
+            k[(i >> 4) & 3] |= (i64)((u64)(seat * 8 + C_(C_CLASS, i)) << ((5 * place) & 63));
         }
-        k[s] = (i64)key;
     }
 }
 
@@ -1016,16 +1014,16 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             }
         }
         mine += pip_point(x, d, 1);
+        /* a cut by these bounds needs no wait for the entry */
+        if (ub <= alpha) return ub;
+        if (beta <= mine) return mine;
         if ((i64)tb[TB_GEN] == x->gen && tk[0] == k[0] && tk[1] == k[1] && tk[2] == k[2]
             && tk[3] == k[3] && tk[4] == k[4] && tk[5] == k[5]) {
-            /* the entry's bounds started as the ones above and only narrowed since */
             i64 lb_t = tb[TB_LB], ub_t = tb[TB_UB];
             if (lb_t >= beta) return lb_t;
             if (ub_t <= alpha) return ub_t;
             first = tb[TB_MOVE];
         } else {
-            if (ub <= alpha) return ub;
-            if (beta <= mine) return mine;
             memcpy(tk, k, sizeof k);
             tb[TB_GEN] = (int32_t)x->gen;
             tb[TB_LB] = (int32_t)mine;
