@@ -48,10 +48,16 @@ What makes it fast:
   and class (points, pips, part in calls) of each live card in rank order, so
   positions that differ only in which equal cards are gone share an entry.
 - **Bounds**: the maximiser gains at most the card points still out, the last
-  trick, the pip point and the marriages whose cards its side can still hold,
+  trick, the pip point (unless its pip lead plus every pip still out cannot
+  make it positive) and the marriages whose cards its side can still hold,
   minus the points of the opponents' safe trumps; at least the points of its
   own safe trumps (the top run of trumps held by one side, once trumps can no
-  longer change and no tute can end the round first).
+  longer change and no tute can end the round first), and the pip point once
+  its pip lead exceeds the pips still out.  At a trick start the leader's
+  quick tricks (its top cards cashed at once) add to its side's sure card
+  points and pips.  These counts run while the table entry is loading (the
+  search waits on that load more than on anything else), and a cut by them
+  needs no wait for it.
 - **Equivalent cards**: two cards of one hand in one suit with no live card
   between them, the same card points and pips, and no part in a call (kings
   and queens of marriages still to be made, Tute's kings and knights and
