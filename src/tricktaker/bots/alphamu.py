@@ -130,8 +130,9 @@ def _combine(fronts: list[tuple[list[int], Front]], size: int, worst: bool) -> F
 
     ``fronts`` holds, per action, the positions (in the node's world order) of the worlds
     where the action is legal, and its front over those worlds.  Each world takes the
-    minimum (``worst``: an opponent) or the maximum (the partner) over its legal actions;
-    every choice of one vector per action is a strategy of the bot.
+    minimum (``worst``: an opponent) over its legal actions, or the maximum (the partner,
+    whose one action per world leaves a single entry to take); every choice of one vector
+    per action is a strategy of the bot.
     """
     neutral = math.inf if worst else -math.inf
     pick = min if worst else max
