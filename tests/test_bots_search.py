@@ -107,6 +107,37 @@ def test_pimc_solves_small_card_play_and_rolls_out_the_rest(monkeypatch: pytest.
     assert len(calls) >= 2 * 4  # at least two worlds at four decisions with a choice
 
 
+def test_pimc_solves_each_of_its_worlds_and_replays_exactly_in_one_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every uniformly drawn world is solved once, none takes another's values.  (Worlds were
+    cached by ``id``; a world let go handed its id to the next one drawn, which then took the
+    old world's values: 21-22 solves for 24 worlds, and two same-seeded bots disagreed.)"""
+    import tricktaker.solver as solver
+
+    calls = []
+
+    def counting_solve(state: tt.State, time_limit: float | None = None) -> object:
+        calls.append(id(state))  # not the world itself: holding it would keep its id from reuse
+        return real_solve(state, time_limit=time_limit)
+
+    real_solve = solver.solve
+    monkeypatch.setattr(solver, "solve", counting_solve)
+    game = tt.new_game("bondtolva")
+    for seed in range(4):
+        state = game.new_hand(seed=seed)
+        rng = random.Random(seed)
+        while state.phase != "play" or len(state.legal_actions()) < 2:
+            state.apply(rng.choice(state.legal_actions()))
+        seat = state.current_player
+        assert seat is not None
+        chosen = set()
+        for _ in range(2):
+            calls.clear()
+            chosen.add(PimcBot(seed=7, worlds=24).act(view_of(state, seat)))
+            assert len(calls) == 24, seed
+        assert len(chosen) == 1, seed
+
+
 def test_pimc_with_a_time_budget_bounds_each_solve_and_still_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     """A ``time`` budget is every solve's time limit: a world whose solve would overrun it is left
     out, so a deep world cannot hold a decision up (here every solve overruns)."""

@@ -234,7 +234,9 @@ class PimcBot(Bot):
             worlds = iter(weighted_worlds(view, rng, self.worlds, self.pool, self.trust))
         else:
             worlds = (view.sample_world(rng) for _ in range(self.worlds))
-        solved: dict[int, dict[Action, int]] = {}  # a world drawn twice by weight is solved once
+        solved: dict[int, tuple[State, dict[Action, int]]] = {}
+        """A world drawn twice by weight is solved once.  Keyed by identity, so each world is kept
+        with its values: a world let go could hand its id to the next one drawn."""
         phase_solving = (not solving and self.phases == "solve"
                          and view.observation.get("phase") != "play" and view.game.name in SOLVED_PLAY)
         for world in worlds:
@@ -244,10 +246,10 @@ class PimcBot(Bot):
                 if id(world) not in solved:
                     limit = None if deadline is None else max(deadline - clock.perf_counter(), 1e-3)
                     try:
-                        solved[id(world)] = solve(world, time_limit=limit).values
+                        solved[id(world)] = (world, solve(world, time_limit=limit).values)
                     except SolveTimeout:
                         break  # the budget is spent (no world solved: the rules choice, tied first)
-                values = solved[id(world)]
+                values = solved[id(world)][1]
                 for action in choices:
                     scores[action].append(values[action])
             else:
