@@ -401,40 +401,8 @@ class Rules:
             discard = set(actions.pop(0).split()[1:])
             hands[declarer] -= discard
         # the play
-        turn = declarer
-        trump: str | None = None
-        trick: list[tuple[int, str]] = []
-        taken: list[list[str]] = [[] for _ in range(self.sides)]
-        tricks_won = [0] * self.sides
-        marriages: list[list[Any]] = []
-        asker = None
-        last = None
-        declarer_took = False
-        for text in actions:
-            words = text.split()
-            if words[0] == "play":
-                hands[turn].remove(words[1])
-                trick.append((turn, words[1]))
-                if len(trick) < n:
-                    turn = (turn + 1) % n
-                    continue
-                turn = self.trick_winner(trick, trump)
-                last = self.side(turn)
-                tricks_won[last] += 1
-                declarer_took = declarer_took or turn == declarer
-                taken[last] += [c for _, c in trick]
-                trick = []
-            elif words[0] == "ask":
-                asker, turn = turn, (turn + 2) % 4
-            elif words[0] == "answer":
-                if words[1] != "no":
-                    marriages.append([turn, words[1], self.marriage_values[words[1]]])
-                    trump = words[1]
-                turn = asker
-            else:
-                marriages.append([turn, words[1], self.marriage_values[words[1]]])
-                trump = words[1]
-        assert not trick and last is not None and not any(hands), "the hand is not finished"
+        taken, tricks_won, marriages, last, trump, seat_tricks = _play_out(self, hands, declarer, actions)
+        declarer_took = seat_tricks[declarer] > 0
         collected = [self.points(t) for t in taken]
         for seat, _, value in marriages:
             collected[self.side(seat)] += value
@@ -470,14 +438,15 @@ class Rules:
                 "discard": sorted(discard)}
 
 
-def _play_out(rules: Rules, hands: list[set[str]], leader: int,
-              actions: list[str]) -> tuple[list[list[str]], list[int], list[list[Any]], int, str | None]:
+def _play_out(rules: Rules, hands: list[set[str]], leader: int, actions: list[str]
+              ) -> tuple[list[list[str]], list[int], list[list[Any]], int, str | None, list[int]]:
     """Play a hand's card and call actions from ``leader``: taken cards and tricks per side, the
-    marriages, the side of the last trick and the trumps at the end."""
+    marriages, the side of the last trick, the trumps at the end, and tricks per seat."""
     n = rules.players
     turn, trump, trick = leader, None, []
     taken: list[list[str]] = [[] for _ in range(rules.sides)]
     tricks_won = [0] * rules.sides
+    seat_tricks = [0] * n
     marriages: list[list[Any]] = []
     asker, last = None, None
     for text in actions:
@@ -491,6 +460,7 @@ def _play_out(rules: Rules, hands: list[set[str]], leader: int,
             turn = rules.trick_winner(trick, trump)
             last = rules.side(turn)
             tricks_won[last] += 1
+            seat_tricks[turn] += 1
             taken[last] += [c for _, c in trick]
             trick = []
         elif words[0] == "ask":
@@ -504,14 +474,15 @@ def _play_out(rules: Rules, hands: list[set[str]], leader: int,
             marriages.append([turn, words[1], rules.marriage_values[words[1]]])
             trump = words[1]
     assert not trick and last is not None and not any(hands), "the hand is not finished"
-    return taken, tricks_won, marriages, last, trump
+    return taken, tricks_won, marriages, last, trump, seat_tricks
 
 
 def _score_without_contract(self: Rules, dealer: int, hands: list[set[str]], actions: list[str],
                             scores: list[int], auction: list[Any]) -> dict[str, Any]:
     """Option all_pass no_contract: the player left of the dealer leads; each side scores what it
     took (cards, marriages, the last trick), and nobody pays a penalty."""
-    taken, tricks_won, marriages, last, trump = _play_out(self, hands, (dealer + 1) % self.players, actions)
+    leader = (dealer + 1) % self.players
+    taken, tricks_won, marriages, last, trump, _ = _play_out(self, hands, leader, actions)
     collected = [self.points(t) for t in taken]
     for seat, _, value in marriages:
         collected[self.side(seat)] += value
