@@ -51,6 +51,19 @@ def check_deal(piles: list[str]) -> list[str]:
     return piles
 
 
+def suit_deal(s0: str = "S", s1: str = "H", s2: str = "D", s3: str = "C") -> list[str]:
+    """Each seat holds one whole suit (by default seat 0 the spades)."""
+    return check_deal([SUIT_CARDS[s] for s in (s0, s1, s2, s3)])
+
+
+SIXES_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 6C", "6S 6H 6D AH KH QH JH TH 9H",
+                         "AD KD QD JD TD 9D 8D 7D 8H", "AC KC QC JC TC 9C 8C 7C 7H"])
+"""Seat 1 holds three sixes (6S 6H 6D)."""
+FOUR_SIXES_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 9H", "6S 6H 6D 6C AH KH QH JH TH",
+                              "AD KD QD JD TD 9D 8D 7D 8H", "AC KC QC JC TC 9C 8C 7C 7H"])
+"""Seat 1 holds all four sixes."""
+
+
 # -- scripts and inspection ------------------------------------------------------------------
 
 

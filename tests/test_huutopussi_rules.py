@@ -30,7 +30,9 @@ import random
 import pytest
 from huutopussi_helpers import (
     FIVES,
+    FOUR_SIXES_DEAL,
     PIPS,
+    SIXES_DEAL,
     STRONG_FIRST,
     SUIT_CARDS,
     Rules,
@@ -49,16 +51,12 @@ from huutopussi_helpers import (
     record,
     result,
     run,
+    suit_deal,
 )
 
 import tricktaker as tt
 
 ALL_BIDS = [f"bid {v}" for v in range(50, 445, 5)]
-
-
-def suit_deal(s0: str = "S", s1: str = "H", s2: str = "D", s3: str = "C") -> list[str]:
-    """Each seat holds one whole suit (by default seat 0 the spades)."""
-    return check_deal([SUIT_CARDS[s] for s in (s0, s1, s2, s3)])
 
 
 def rotate(deal: list[str], k: int) -> list[str]:
@@ -306,12 +304,6 @@ def test_everyone_passing_leaves_the_dealer_declarer_at_his_opening():
 
 # -- three sixes: a redeal -------------------------------------------------------------------------
 
-# seat 1 holds 6S 6H 6D
-SIXES_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 6C", "6S 6H 6D AH KH QH JH TH 9H",
-                         "AD KD QD JD TD 9D 8D 7D 8H", "AC KC QC JC TC 9C 8C 7C 7H"])
-# seat 1 holds all four sixes
-FOUR_SIXES_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 9H", "6S 6H 6D 6C AH KH QH JH TH",
-                              "AD KD QD JD TD 9D 8D 7D 8H", "AC KC QC JC TC 9C 8C 7C 7H"])
 # seat 1 holds two sixes
 TWO_SIXES_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 6C", "6S 6H AH KH QH JH TH 9H 8H",
                              "AD KD QD JD TD 9D 8D 7D 6D", "AC KC QC JC TC 9C 8C 7C 7H"])

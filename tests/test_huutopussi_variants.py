@@ -12,22 +12,25 @@ import json
 import random
 
 import pytest
-from huutopussi_helpers import assert_illegal, check_deal, check_results, huutopussi, legal, run
+from huutopussi_helpers import (
+    FOUR_SIXES_DEAL,
+    SIXES_DEAL,
+    assert_illegal,
+    check_deal,
+    check_results,
+    huutopussi,
+    legal,
+    run,
+    suit_deal,
+)
 
 import tricktaker as tt
 from tricktaker.bots import make_bot, view_of
 
-SUIT_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 6S", "AH KH QH JH TH 9H 8H 7H 6H",
-                        "AD KD QD JD TD 9D 8D 7D 6D", "AC KC QC JC TC 9C 8C 7C 6C"])
+SUIT_DEAL = suit_deal()
 # seat 1 holds nothing above the jack (and no six)
 LOW_DEAL = check_deal(["AS KS QS TS 6S AH KH QH TH", "JS 9S 8S 7S JH 9H 8H 7H JD",
                        "6H AD KD QD TD 9D 8D 7D 6D", "AC KC QC JC TC 9C 8C 7C 6C"])
-# seat 1 holds three sixes
-SIXES_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 6C", "6S 6H 6D AH KH QH JH TH 9H",
-                         "AD KD QD JD TD 9D 8D 7D 8H", "AC KC QC JC TC 9C 8C 7C 7H"])
-# seat 1 holds all four sixes
-FOUR_SIXES_DEAL = check_deal(["AS KS QS JS TS 9S 8S 7S 9H", "6S 6H 6D 6C AH KH QH JH TH",
-                              "AD KD QD JD TD 9D 8D 7D 8H", "AC KC QC JC TC 9C 8C 7C 7H"])
 
 
 # -- opener ------------------------------------------------------------------------------------
