@@ -716,25 +716,6 @@ def test_a_finished_match_reopened_numbers_its_last_hand_as_the_live_page_did(se
     assert hands[-1]["result"] == end["observation"]["previous_hand"] is not None
 
 
-def test_every_action_is_stored_before_it_is_broadcast(tmp_path: Path) -> None:
-    db = str(tmp_path / "t.db")
-    with running(db) as srv:
-        created = srv.create("tuppi", ["human"] * 4)
-        sockets = [srv.ws(created["id"]) for _ in range(4)]
-        for seat, ws in enumerate(sockets):
-            ws.join(created["seats"][seat]["token"])
-        store = Store(db)
-        for _ in range(30):
-            for ws in sockets:
-                message = ws.until("state")
-                if message["legal"]:
-                    ws.send({"type": "act", "action": message["legal"][0], "seq": message["seq"]})
-                if message["event"] is not None:
-                    stored = store.load_table(created["id"])
-                    assert stored is not None and len(stored.actions) >= message["seq"]
-        store.close()
-
-
 def _our_choice(ws: Socket) -> dict[str, Any]:
     """The next state where this seat has a real choice.  A lone non-card action (Tute's
     pass with nothing to sing) is played by the server itself, so it is not a place to stop."""
@@ -749,6 +730,25 @@ def _no_sooli(legal: list[str]) -> str:
     """The first legal action, but never Tuppi's sooli: a lost sooli costs 24 points, and a
     few of them end the match before the test is done with it."""
     return next(action for action in legal if action != "sooli")
+
+
+def test_every_action_is_stored_before_it_is_broadcast(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    with running(db) as srv:
+        created = srv.create("tuppi", ["human"] * 4)
+        sockets = [srv.ws(created["id"]) for _ in range(4)]
+        for seat, ws in enumerate(sockets):
+            ws.join(created["seats"][seat]["token"])
+        store = Store(db)
+        for _ in range(30):
+            for ws in sockets:
+                message = ws.until("state")
+                if message["legal"]:
+                    ws.send({"type": "act", "action": _no_sooli(message["legal"]), "seq": message["seq"]})
+                if message["event"] is not None:
+                    stored = store.load_table(created["id"])
+                    assert stored is not None and len(stored.actions) >= message["seq"]
+        store.close()
 
 
 def test_a_server_killed_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
