@@ -30,6 +30,8 @@ VARIANTS = {
     "huutopussi-three": ("huutopussi", {"players": 3}),
     "huutopussi-three-kitty6": ("huutopussi", {"players": 3, "kitty": 6, "kitty_shown": False}),
     "huutopussi-main-form": ("huutopussi", {"preset": "main_form"}),
+    "huutopussi-2002": ("huutopussi", {"preset": "rules_2002"}),
+    "huutopussi-2002-three": ("huutopussi", {"preset": "rules_2002_three"}),
     "huutopussi-variants": ("huutopussi", {"calls_after_any_trick": True, "exchange": 4,
                                            "card_values": "pips", "marriage_values": "spades_high",
                                            "opener": "left_of_dealer", "forced_opening": False,

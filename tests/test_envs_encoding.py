@@ -51,6 +51,8 @@ PHASES = {
     "huutopussi-three-kitty6": {"bid", "raise", "discard", "play"},
     "huutopussi-main-form": {"bid", "give", "raise", "return", "play", "answer"},
     "huutopussi-variants": {"bid", "give", "raise", "return", "play", "answer"},
+    "huutopussi-2002": {"bid", "give", "return", "raise", "play", "answer"},
+    "huutopussi-2002-three": {"bid", "discard", "raise", "play"},
 }
 """The phases the no-leak test must have visited, per variant."""
 

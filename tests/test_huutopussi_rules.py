@@ -1261,7 +1261,7 @@ def test_default_options():
                                     "bid_ban_reopen": False, "redeal_window": "first_bid",
                                     "defender_rounding": False, "discard_needs_trick": False,
                                     "win_by": "reaching", "win_tie": "higher",
-                                    "raise_when": "before_return"}
+                                    "raise_when": "before_return", "min_bid": 50, "first_trick": "free"}
 
 
 # -- errors and observations --------------------------------------------------------------------------------
@@ -1360,6 +1360,11 @@ VARIANTS = {
                              "all_pass": "no_contract"},
     "three_discard_needs_trick": {"players": 3, "discard_needs_trick": True, "defender_rounding": True,
                                   "card_values": "pips"},
+    "rules_2002": {"preset": "rules_2002"},
+    "rules_2002_three": {"preset": "rules_2002_three"},
+    "three_no_contract_hidden_kitty": {"players": 3, "forced_opening": False, "all_pass": "no_contract",
+                                       "kitty_shown": False, "min_bid": 60, "bid_ban": -1},
+    "first_trick_ace_shows": {"first_trick": "ace_shows"},
 }
 
 
@@ -1382,7 +1387,10 @@ def test_random_hands_keep_the_invariants(variant):
             marriages = sum(v for _, _, v in r["marriages"])
             discard = rules.points(r["discard"].split()) if r["discard"] else 0
             needs = game.options["discard_needs_trick"]  # three players: the declarer is his own side
-            lost = discard if needs and not r["tricks_won"][r["declarer"]] else 0
+            declarer = r["declarer"]
+            lost = discard if needs and declarer is not None and not r["tricks_won"][declarer] else 0
+            if r["declarer"] is None and game.num_players == 3:  # no contract: the kitty is out of play
+                discard = lost = rules.points(json.loads(state.to_json())["hands"][-1]["deal"][3].split())
             assert sum(r["collected"]) == rules.card_total + marriages - lost
             assert sum(state.observation(None)["points"]) == rules.card_total + marriages - discard
             assert sum(taken_points(state, rules.values)) == rules.card_total - rules.last_trick - discard

@@ -503,11 +503,11 @@ def test_all_pass_no_contract_a_banned_side_passes_and_nobody_must_open():
     assert state.phase == "play" and state.declarer is None
 
 
-def test_all_pass_needs_four_players_and_no_forced_opening():
-    with pytest.raises(tt.OptionError, match="four players and forced_opening off"):
+def test_all_pass_needs_no_forced_opening():
+    with pytest.raises(tt.OptionError, match="needs forced_opening off"):
         huutopussi(all_pass="no_contract")
-    with pytest.raises(tt.OptionError, match="four players and forced_opening off"):
-        huutopussi(players=3, forced_opening=False, all_pass="no_contract")
+    with pytest.raises(tt.OptionError, match="needs forced_opening off"):
+        huutopussi(players=3, all_pass="no_contract")
 
 
 def test_all_pass_no_contract_the_solver_and_the_bots_play_it():

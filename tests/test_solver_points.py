@@ -58,6 +58,10 @@ VARIANTS = {
                                                 "calls_after_any_trick": True}),
     "huutopussi-variants": ("huutopussi", {"calls_after_any_trick": True, "exchange": 4,
                                            "card_values": "pips", "marriage_values": "spades_high"}),
+    "huutopussi-2002": ("huutopussi", {"preset": "rules_2002"}),
+    "huutopussi-2002-three": ("huutopussi", {"preset": "rules_2002_three"}),
+    "huutopussi-three-no-contract": ("huutopussi", {"players": 3, "forced_opening": False,
+                                                    "all_pass": "no_contract"}),
 }
 """The point games' variants of ``test_contract.VARIANTS``, and a few more option mixes."""
 

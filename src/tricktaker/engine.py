@@ -55,7 +55,8 @@ class IllegalActionError(ValueError):
 
     ``code`` names the kind of refusal for a front end to say in its own language
     (``"follow"``, ``"trump"``, ``"beat"``, ``"overtrump"``, ``"turn"``, ``"first_ace"``,
-    ``"first_card"``, ``"marriage_lead"``, ``"not_now"``, ``"bid_card"``), with ``params``
+    ``"first_ace_else"``, ``"ace_shows"``, ``"first_card"``, ``"marriage_lead"``, ``"not_now"``,
+    ``"bid_card"``), with ``params``
     filling its text (English suit names as ``suit``/``lead``, a card as ``card``); ``None`` for
     a refusal told only in English.  The message is the English text either way.
     """

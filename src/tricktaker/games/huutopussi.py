@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import combinations
 
-from ..cards import PIQUET_36, Card, popcount, single_bits
+from ..cards import PIQUET_36, SUIT_MASKS, Card, popcount, single_bits
 from ..engine import (
     JSON,
     PHASE_OVER,
@@ -46,6 +46,7 @@ from ..engine import (
 )
 from ..sampling import fill_slots
 from .marriages import (
+    ACES,
     ANSWER,
     ANSWER_NO,
     ASK_HALF,
@@ -81,6 +82,15 @@ REDEAL_HANDS = ("three_sixes", "three_sixes_or_low", "four_sixes")
 """Which hands may demand a new deal: three sixes (the seed); or three sixes or no card above
 the jack (PoggersOy/huutopussi's main form); or all four sixes (its 2002 ruleset)."""
 ACES_TENS = sum(1 << (16 * s + r) for s in range(4) for r in (14, 10))
+
+RULES_2002 = {"opener": "left_of_dealer", "forced_opening": False, "min_bid": 60, "all_pass": "no_contract",
+              "bid_ban": -1, "bid_ban_reopen": True, "card_values": "pips", "redeal_hand": "four_sixes",
+              "redeal_window": "bid_and_exchange", "raise_when": "after_exchange",
+              "declarer_no_trick": "side_double", "defender_rounding": True, "win_by": "exceeding",
+              "win_tie": "declarer", "first_trick": "ace_shows"}
+"""The options of the 2002 ruleset (PoggersOy/huutopussi's ``ILLISOFT_RULES``) for any number of
+players; the four-player preset adds its exchange of four, calls after any won trick and ask
+lockouts, the three-player one the discard that counts only with a trick."""
 
 PASS = Action.make("pass")
 REDEAL = Action.make("redeal")
@@ -151,19 +161,21 @@ class Huutopussi(Game):
                choices=("first_bid", "bid_and_exchange")),
         Option("opener", "dealer", "Who opens the auction: the dealer (dealer) or the player on his "
                "left (left_of_dealer).", choices=("dealer", "left_of_dealer")),
-        Option("forced_opening", True, "The opener must bid 50 or more (off: anyone may pass, but "
-               "the last player left when all the others passed without a bid must open; option "
-               "all_pass)."),
+        Option("forced_opening", True, "The opener must bid (50 or more; option min_bid) (off: anyone "
+               "may pass, but the last player left when all the others passed without a bid must open; "
+               "option all_pass)."),
+        Option("min_bid", 50, "The lowest bid, and so the opening: 50, or 60 (the 2002 ruleset).",
+               choices=(50, 60)),
         Option("bid_ban_reopen", False, "With all_pass no_contract: a side under the bid ban is not "
                "asked at first; if everyone else passes without a bid, the auction reopens for its "
                "players, who may then bid (if every side is under the ban, nobody is left out)."),
-        Option("all_pass", "last_opens", "Four players without a forced opening: when all the others "
-               "have passed without a bid, the last player must open (last_opens), or may pass too "
-               "and the hand is played without a contract (no_contract: the player left of the "
-               "dealer leads, each side scores what it takes, nobody pays a penalty).",
+        Option("all_pass", "last_opens", "Without a forced opening: when all the others have passed "
+               "without a bid, the last player must open (last_opens), or may pass too and the hand is "
+               "played without a contract (no_contract: no exchange, nobody takes the kitty, the player "
+               "left of the dealer leads, each side scores what it takes, nobody pays a penalty).",
                choices=("last_opens", "no_contract")),
-        Option("bid_ban", -500, "A side at or below this score may not bid (a forced opening at "
-               "50 apart).", choices=(-500, -250)),
+        Option("bid_ban", -500, "A side at or below this score may not bid (-1: any score below 0, "
+               "the 2002 ruleset; a forced opening at the lowest bid apart).", choices=(-500, -250, -1)),
         Option("kitty", 3, "Three players: the kitty's size, 3 (11 cards each) or 6 (10 each); the "
                "declarer discards as many.", choices=(3, 6)),
         Option("kitty_shown", True, "Three players: the kitty is shown to everyone when the auction "
@@ -192,13 +204,21 @@ class Huutopussi(Game):
                "illisoft_2002 (a player who asked anything may no longer declare; after a half "
                "neither partner may declare or ask for a whole).",
                choices=("none", "main_form", "illisoft_2002")),
+        Option("first_trick", "free", "The first trick of every hand: free; or ace_shows (the 2002 "
+               "ruleset: the leader must lead an ace, else a spade; when the card led is not an ace, "
+               "the player holding the ace of its suit must play it).", choices=("free", "ace_shows")),
     )
     PRESETS = {"four": {"players": 4}, "three": {"players": 3},
                "main_form": {"opener": "left_of_dealer", "redeal_hand": "three_sixes_or_low",
                              "card_values": "pips", "last_trick": 10, "ask_lockouts": "main_form",
-                             "declarer_no_trick": "seat_double"}}
+                             "declarer_no_trick": "seat_double"},
+               "rules_2002": {"players": 4, **RULES_2002, "exchange": 4, "calls_after_any_trick": True,
+                              "ask_lockouts": "illisoft_2002"},
+               "rules_2002_three": {"players": 3, **RULES_2002, "discard_needs_trick": True}}
     """``main_form``: PoggersOy/huutopussi's main form (*päämuoto*, its ``DEFAULT_RULES``) as far as
-    our options go; see docs/rules/huutopussi.md for what still differs."""
+    our options go; ``rules_2002`` and ``rules_2002_three``: the 2002 ruleset of the illisoft program
+    (four players, and three with the kitty of 3 shown); see docs/rules/huutopussi.md for what
+    still differs."""
     PRIVATE_ACTIONS = frozenset({"give", "discard"})
     SUMMARY = """\
 36 cards (A..6); rank A 10 K Q J 9 8 7 6.  Card points A 10, 10 10, K 5, Q 5, J 5; the
@@ -209,14 +229,16 @@ spades_high: spades 100, hearts 80, diamonds 60, clubs 40); the most a hand can 
 Auction: the dealer must open at 50 or more (option opener left_of_dealer: the player on
 his left; option forced_opening off: anyone may pass, and only the last player left when
 all the others passed without a bid must open); then clockwise each player bids higher, in
-fives, or passes for good, until one bidder is left (option all_pass no_contract, four
-players without a forced opening: all may pass, and the hand is then played without a
-contract, the player left of the dealer leading and each side scoring what it takes).  A
+fives, or passes for good, until one bidder is left (option min_bid 60: the lowest bid is
+60; option all_pass no_contract, without a forced opening: all may pass, and the hand is then
+played without a contract, the player left of the dealer leading, the kitty out of play and
+each side scoring what it takes).  A
 player with three sixes may demand a new deal at his first chance to bid (redeal; option
 redeal; option redeal_hand three_sixes_or_low: or no card above the jack; four_sixes: all
-four sixes).  A side at -500 or below (option bid_ban -250) may not bid, except that a
-forced opening is still 50 (option bid_ban_reopen, with all_pass no_contract: its players
-are asked only after all the others passed without a bid, and may then bid).
+four sixes).  A side at -500 or below (option bid_ban -250; -1: below 0) may not bid, except
+that a forced opening is still the lowest bid (option bid_ban_reopen, with all_pass
+no_contract: its players are asked only after all the others passed without a bid, and may
+then bid).
 
 Four players (players=4, preset four): partners opposite.  The declarer's partner gives
 him 3 cards (option exchange 4); the declarer may raise the contract (raise N, or pass to
@@ -229,7 +251,9 @@ declarer sees it).  The declarer takes the kitty, may raise, and discards as man
 aces or tens), which count for him.
 
 Play: follow suit; else trump if there are trumps; and always beat the high card if you
-can.  No trumps at first.  Calls as in Marjapussi (declare, ask whole, ask half, answer),
+can.  No trumps at first.  Option first_trick ace_shows: in the first trick the leader leads
+an ace, else a spade, and whoever holds the ace of the suit led must play it.  Calls as in
+Marjapussi (declare, ask whole, ask half, answer),
 but with four players only after winning a trick you led yourself (option
 calls_after_any_trick), with three players after any won trick, and from your own hand
 only.  Option ask_lockouts main_form: who asked for a whole may no longer declare, his
@@ -250,7 +274,8 @@ only above 500 wins; option win_tie declarer: the declarers win if they are past
 others.  Preset
 main_form: PoggersOy/huutopussi's main form (opener left_of_dealer, redeal_hand
 three_sixes_or_low, card_values pips, last_trick 10, ask_lockouts main_form,
-declarer_no_trick seat_double).
+declarer_no_trick seat_double).  Presets rules_2002 and rules_2002_three: the 2002 ruleset
+of the illisoft program, for four and three players.
 
 Actions: bid 120, pass, redeal, give 9H 7C 6D, raise 150, discard 9H 7C 6D, play AS,
 declare H, ask whole, ask half H, answer H, answer no."""
@@ -265,16 +290,20 @@ declare H, ask whole, ask half H, answer H, answer no."""
         """Points for the last trick (20, or 10)."""
         self.max_bid = sum(self.card_values.values()) + self.last_trick + sum(self.marriage_values.values())
         self.bid_floor: int = o["bid_ban"]
-        """A side at or below this score may not bid (a forced opening at 50 apart)."""
+        """A side at or below this score may not bid (a forced opening at the lowest bid apart)."""
+        self.min_bid: int = o["min_bid"]
+        """The lowest bid, and so the opening (50, or 60)."""
         lockouts = o["ask_lockouts"]
         self.rules = MarriageRules(partners=self.partnerships,
                                    call_after_own_lead=self.partnerships and not o["calls_after_any_trick"],
-                                   order="free" if lockouts == "none" else lockouts)
+                                   order="free" if lockouts == "none" else lockouts,
+                                   ace_shows=o["first_trick"] == "ace_shows")
         if self.num_players == 3 and (o["exchange"] != 3 or o["calls_after_any_trick"]):
             raise OptionError("options exchange and calls_after_any_trick apply to four players only "
-                              "(three players already call after any won trick)")
-        if o["all_pass"] != "last_opens" and (self.num_players == 3 or o["forced_opening"]):
-            raise OptionError("option all_pass no_contract needs four players and forced_opening off")
+                              "(three players already call after any won trick; the 2002 ruleset for "
+                              "three players is preset rules_2002_three)")
+        if o["all_pass"] != "last_opens" and o["forced_opening"]:
+            raise OptionError("option all_pass no_contract needs forced_opening off")
         if o["bid_ban_reopen"] and o["all_pass"] != "no_contract":
             raise OptionError("option bid_ban_reopen needs all_pass no_contract (else the last player "
                               "left would have to open and the auction never reopens)")
@@ -291,6 +320,11 @@ declare H, ask whole, ask half H, answer H, answer no."""
     def opener(self, dealer: int) -> int:
         """The seat that opens the auction when ``dealer`` deals."""
         return dealer if self.options["opener"] == "dealer" else (dealer + 1) % self.num_players
+
+    @property
+    def ban_text(self) -> str:
+        """The scores under the bid ban, in words: "at -500 or below", or "below 0" (``bid_ban=-1``)."""
+        return "below 0" if self.bid_floor == -1 else f"at {self.bid_floor} or below"
 
     @property
     def redeal_hand_text(self) -> str:
@@ -344,7 +378,8 @@ class HuutopussiState(MarriageState):
         n = self.num_players
         self._begin_context(start)
         self._rules = self.game.rules
-        self._start_play(deal[:n], self.game.opener(self._dealer), [])
+        first_trick = [ACES, SUIT_MASKS[SPADES]] if self.game.rules.ace_shows else []
+        self._start_play(deal[:n], self.game.opener(self._dealer), first_trick)
         self._kitty = deal[3] if n == 3 else 0
         self._phase = BID_PHASE
         self._auction: list[tuple[int, Action]] = []
@@ -363,6 +398,7 @@ class HuutopussiState(MarriageState):
         self._opening = 0  # the highest bid before the raise
         self._contract = 0
         self._declarer: int | None = None
+        self._no_contract = False  # everyone passed without a bid (option all_pass no_contract)
         self._given = 0  # partner to declarer (four players)
         self._returned = 0  # declarer to partner
         self._discard = 0  # three players
@@ -414,10 +450,11 @@ class HuutopussiState(MarriageState):
             forced = self._must_open(seat)
             if self._may_redeal(seat):
                 out.append(REDEAL)
+            lowest = self.game.min_bid
             if forced and not self._bids_allowed(seat):
-                return [*out, Action.make("bid", OPENING)]
+                return [*out, Action.make("bid", lowest)]
             if self._bids_allowed(seat):
-                low = OPENING if opening else self._high + STEP
+                low = lowest if opening else self._high + STEP
                 out += _bids("bid", low, self.game.max_bid)
             if not forced:
                 out.append(PASS)
@@ -537,20 +574,22 @@ class HuutopussiState(MarriageState):
             self._redeal(seat)
             return
         forced = self._must_open(seat)
+        lowest = self.game.min_bid
         if action is PASS:
             if forced:
-                raise IllegalActionError(f"{self._opener_words()} must open the bidding at {OPENING} or more")
+                raise IllegalActionError(f"{self._opener_words()} must open the bidding at {lowest} or more")
         else:
             value = action.args[0]
             assert isinstance(value, int)
-            if not self._bids_allowed(seat) and not (forced and value == OPENING):
+            if not self._bids_allowed(seat) and not (forced and value == lowest):
                 raise IllegalActionError(
-                    f"seat {seat}'s side is at {self.game.bid_floor} or below and may not bid"
-                    + (f" ({self._opener_words()} opens at {OPENING})" if forced else ""))
-            low = OPENING if opening else self._high + STEP
+                    f"seat {seat}'s side is {self.game.ban_text} and may not bid"
+                    + (f" ({self._opener_words()} opens at {lowest})" if forced else ""))
+            low = lowest if opening else self._high + STEP
             if value < low or value % STEP or value > self.game.max_bid:
+                floor = f" (the lowest bid is {lowest})" if opening and value < low else ""
                 raise IllegalActionError(f"cannot bid {value}: bids go from {low} in fives up to "
-                                         f"{self.game.max_bid}")
+                                         f"{self.game.max_bid}{floor}")
             self._high, self._high_bidder = value, seat
         self._auction.append((seat, action))
         self._spoken[seat] = True
@@ -566,6 +605,7 @@ class HuutopussiState(MarriageState):
             self._turn = nxt
             return
         if not left:  # all passed, no bid (all_pass no_contract): play without a contract
+            self._no_contract = True
             self._phase = PLAY_PHASE
             self._turn = (self._dealer + 1) % self.num_players
             return
@@ -770,12 +810,19 @@ class HuutopussiState(MarriageState):
         obs["given"] = self._texts(self._given) if in_exchange else None
         obs["returned"] = self._texts(self._returned) if in_exchange else None
         if n == 3:
-            sees = self.game.options["kitty_shown"] or (seat is not None and seat == declarer)
-            obs["kitty"] = self._texts(self._kitty) if declarer is not None and sees else None
+            obs["kitty"] = self._texts(self._kitty) if self._sees_kitty(seat) else None
             obs["discard"] = self._texts(self._discard) if seat is not None and seat == declarer else None
         if seat is not None and seat == self._turn:
             obs["legal_actions"] = [a.text for a in self.legal_actions()]
         return obs
+
+    def _sees_kitty(self, seat: int | None) -> bool:
+        """Three players: whether ``seat`` (None: everyone) has seen the kitty.  It is shown when
+        the auction ends (with a declarer, or without a contract) to everyone, or with option
+        kitty_shown off only to the declarer (nobody, without a contract)."""
+        if self.num_players != 3 or (self._declarer is None and not self._no_contract):
+            return False
+        return self.game.options["kitty_shown"] or (seat is not None and seat == self._declarer)
 
     # -- worlds ------------------------------------------------------------------
 
@@ -819,18 +866,19 @@ class HuutopussiState(MarriageState):
         known = 0
         for s in range(n):
             known |= fixed[s]
+        kitty_seen = self._sees_kitty(seat)
         if n == 3 and seat == declarer:
             known |= self._discard
+        if kitty_seen and declarer is None:  # no contract: the kitty shown stays out of play
+            known |= self._kitty
         pool = DECK.mask & ~known
         slots = [s for s in range(n) if s != seat]
         sizes = [popcount(held[s] & ~fixed[s]) for s in slots]
         allowed = [pool & ~self._forbidden[s] for s in slots]
         k = self.game.kitty_size
-        kitty_seen = (n == 3 and declarer is not None
-                      and (self.game.options["kitty_shown"] or seat == declarer))
         if n == 3:
-            if declarer is None:
-                slots.append(-1)  # the kitty, unseen until the auction ends
+            if declarer is None and not kitty_seen:
+                slots.append(-1)  # the kitty, unseen until the auction ends (or never shown)
                 sizes.append(k)
                 allowed.append(pool)
             elif seat != declarer:

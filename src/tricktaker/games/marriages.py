@@ -94,6 +94,9 @@ class MarriageRules:
     neither may declare or ask for a whole)."""
     call_after_own_lead: bool = False
     """Calls only after winning a trick one led oneself (four-handed Huutopussi)."""
+    ace_shows: bool = False
+    """In the first trick of a hand, whoever holds the ace of the suit led must play it (the
+    2002 Huutopussi ruleset, whose first lead is an ace, else a spade: the game's lead tiers)."""
 
 
 class MarriageState(TrumpTrickState):
@@ -227,6 +230,13 @@ class MarriageState(TrumpTrickState):
         if self._rules.free_while_stock and self._stock:
             return []
         lead = self._lead_mask
+        if self._rules.ace_shows and not self._tricks and not self._best_led & ACES:
+            return [ACES & lead, *self._follow_tiers(seat)]  # the led suit's ace, not yet out, must show
+        return self._follow_tiers(seat)
+
+    def _follow_tiers(self, seat: int) -> list[int]:
+        """The duties of a follower: beat, follow suit, overtrump, trump."""
+        lead = self._lead_mask
         trumps = self._trump_mask
         beat = True
         if self._rules.partner_exception and self._rules.partners:
@@ -237,6 +247,12 @@ class MarriageState(TrumpTrickState):
         if trumps and trumps != lead:
             tiers.append(trumps)
         return tiers
+
+    @property
+    def lead_tiers(self) -> tuple[int, ...]:
+        """The lead rule in force for the next lead (card masks): the leader leads from the first
+        of them he holds cards of (empty: any card).  A first-lead rule, or the marriage just made."""
+        return tuple(self._lead_tiers)
 
     def _legal_plays(self, seat: int) -> int:
         cards = self._available(seat)
@@ -517,10 +533,15 @@ class MarriageState(TrumpTrickState):
             name = SUITS[suit_of(tier & -tier)].name
             return IllegalActionError(
                 f"the first lead must be an ace, else {name}: seat {seat} cannot lead {card}",
-                code="first_ace")
+                code="first_ace_else", params={"suit": name})
         lead = self._lead_mask
         suit = SUITS[suit_of(tier & -tier)].name
         params: dict[str, str | int] = {"suit": suit}
+        if tier & ACES and popcount(tier) == 1 and self._rules.ace_shows and not self._tricks:
+            params["card"] = str(self._card(tier))
+            return IllegalActionError(
+                f"the ace must show in the first trick: seat {seat} holds the {self._card(tier)}, the "
+                f"ace of the suit led, so it cannot play {card}", code="ace_shows", params=params)
         if tier == lead:
             code, duty = "follow", f"must follow suit: seat {seat} holds {suit}"
         elif tier == self._trump_mask:

@@ -159,6 +159,7 @@ R_RELATIVE = 32  # transposition keys by relative rank (no stock, no rows)
 R_SOTAS = 33  # Tute: a third rank whose four cards make tute (option tute_sotas), or 0
 R_MUSTDECL = 34  # Tute pairs: a seat asked to declare may pass only with nothing to declare
 R_EXCHANY = 35  # Tute habanero: the exchange also before following, not only before a lead
+R_ACESHOW = 36  # Huutopussi 2002: in the first trick the holder of the led suit's ace must play it
 R_SIZE = 40
 
 STYLE_TUTE = 0

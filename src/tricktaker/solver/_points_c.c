@@ -28,7 +28,7 @@ enum {
     R_TUTE = 13, R_MAXSIDE = 14, R_STOCKLEN = 15, R_CALLSTOCK = 16, R_EXCH = 17, R_KINGS = 18,
     R_KNIGHTS = 19, R_TOTALPTS = 20, R_SIDE = 21, R_DECK = 25, R_SPECIAL = 26,
     R_TOTALPIPS = 27, R_DOWN = 28, R_RELATIVE = 32, R_SOTAS = 33, R_MUSTDECL = 34, R_EXCHANY = 35,
-    R_SIZE = 40
+    R_ACESHOW = 36, R_SIZE = 40
 };
 enum { STYLE_TUTE = 0, STYLE_ACE_TEN = 1 };
 enum { MARRY_TUTE = 0, MARRY_FIRST_TRUMPS = 1, MARRY_EVERY_TRUMPS = 2 };
@@ -123,6 +123,11 @@ static i64 legal_cards(const Ctx *x, int d) {
     }
     if (R_(R_FREE) != 0 && stock_left(x, d) > 0) return cards;
     i64 lead = smask(S_(d, F_LSUIT));
+    if (R_(R_ACESHOW) != 0 && S_(d, F_GONE) == 0) {
+        /* the first trick (no trick finished yet): the led suit's ace must show */
+        i64 ace = cards & top(R_(R_DECK) & lead);
+        if (ace) return ace;
+    }
     i64 trump = S_(d, F_TRUMP);
     i64 tm = trump >= 0 ? smask(trump) : 0;
     i64 bt = S_(d, F_BTR);
@@ -1442,6 +1447,7 @@ static const struct {
     LAYOUT(R_STOCKLEN), LAYOUT(R_CALLSTOCK), LAYOUT(R_EXCH), LAYOUT(R_KINGS), LAYOUT(R_KNIGHTS),
     LAYOUT(R_TOTALPTS), LAYOUT(R_SIDE), LAYOUT(R_DECK), LAYOUT(R_SPECIAL), LAYOUT(R_TOTALPIPS),
     LAYOUT(R_DOWN), LAYOUT(R_RELATIVE), LAYOUT(R_SOTAS), LAYOUT(R_MUSTDECL), LAYOUT(R_EXCHANY),
+    LAYOUT(R_ACESHOW),
     LAYOUT(R_SIZE),
     LAYOUT(STYLE_TUTE), LAYOUT(STYLE_ACE_TEN), LAYOUT(MARRY_TUTE), LAYOUT(MARRY_FIRST_TRUMPS),
     LAYOUT(MARRY_EVERY_TRUMPS),

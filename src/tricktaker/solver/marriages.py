@@ -35,7 +35,7 @@ import weakref
 
 import numpy as np
 
-from ..cards import PIQUET_36, SHORT_24, SUIT_MASKS, Card, Suit
+from ..cards import PIQUET_36, SHORT_24, Card, Suit
 from ..engine import JSON, State
 from ..games.huutopussi import HuutopussiState
 from ..games.marjapussi import MarjapussiState
@@ -67,10 +67,19 @@ def solve_marriages(state: State, deadline: float | None = None) -> Solution:
 
 def side_of(state: State, seat: int) -> int:
     """The side a seat plays for in the solver: the game's, except three-player Huutopussi
-    (0 the declarer, 1 the defenders)."""
-    if isinstance(state, HuutopussiState) and state.num_players == 3:
+    with a contract (0 the declarer, 1 the defenders)."""
+    if isinstance(state, HuutopussiState) and state.num_players == 3 and state.declarer is not None:
         return 0 if seat == state.declarer else 1
     return state.game.side_of(seat)
+
+
+def _kernel_side(state: State, seat: int, mover: int) -> int:
+    """The kernel's side of a seat (it counts two): :func:`side_of`, except three-player
+    Huutopussi without a contract, where each plays alone: 0 for the mover and 1 for both others,
+    searched as minimising the mover's points (a paranoid search, as :mod:`.reference` does)."""
+    if isinstance(state, HuutopussiState) and state.num_players == 3 and state.declarer is None:
+        return 0 if seat == mover else 1
+    return side_of(state, seat)
 
 
 def position(state: State) -> PointPosition:
@@ -109,9 +118,10 @@ def _rules(state: MarriageState, pos: PointPosition, mover: int, obs: JSON) -> N
     r[K.R_LFM] = int(rules.lead_from_marriage)
     r[K.R_OWNLEAD] = int(rules.call_after_own_lead)
     r[K.R_CALLSTOCK] = 0 if rules.free_while_stock else -1
-    r[K.R_MAXSIDE] = side_of(state, mover)
+    r[K.R_ACESHOW] = int(rules.ace_shows)
+    r[K.R_MAXSIDE] = _kernel_side(state, mover, mover)
     for seat in range(n):
-        r[K.R_SIDE + seat] = side_of(state, seat)
+        r[K.R_SIDE + seat] = _kernel_side(state, seat, mover)
     if isinstance(state, HuutopussiState):
         r[K.R_MARRY] = K.MARRY_EVERY_TRUMPS
         r[K.R_LAST] = state.game.last_trick
@@ -194,7 +204,7 @@ def _row(state: MarriageState, pos: PointPosition, mover: int, obs: JSON) -> Non
     row[K.F_TURN] = mover
     row[K.F_LEADER] = trick[0][0] if trick else row[K.F_ASKER] if state.phase == ANSWER_PHASE else mover
     if not trick:
-        _lead_rule(state, pos, obs)
+        _lead_rule(state, pos)
 
 
 def _calls(state: MarriageState, pos: PointPosition, obs: JSON) -> None:
@@ -222,17 +232,12 @@ def _calls(state: MarriageState, pos: PointPosition, obs: JSON) -> None:
     row[K.F_CANCALL] = int(any(a.kind in ("declare", "ask") for a in state.legal_actions()))
 
 
-def _lead_rule(state: MarriageState, pos: PointPosition, obs: JSON) -> None:
-    """What the leader must lead: the first-lead rule, or the marriage just made."""
-    rule = obs.get("lead_rule")
-    if not rule:
-        return
-    row = pos.row
-    row[K.F_LT1] = LAYOUT.cards_mask(rule)
-    aces = LAYOUT.cards_mask(c.text for c in state.game.deck.cards if c.rank.value == 14)
-    if row[K.F_LT1] == aces and state.game.options.get("first_lead") == "ace_or_spade":
-        deck = state.game.deck
-        row[K.F_LT2] = LAYOUT.mask(deck.cards_of(SUIT_MASKS[3] & deck.mask))
+def _lead_rule(state: MarriageState, pos: PointPosition) -> None:
+    """What the leader must lead (the kernel keeps two tiers): the first-lead rule (an ace,
+    else a spade; a given card), or the marriage just made."""
+    deck = state.game.deck
+    for field, tier in zip((K.F_LT1, K.F_LT2), state.lead_tiers, strict=False):
+        pos.row[field] = LAYOUT.mask(deck.cards_of(tier & deck.mask))
 
 
 def _codes(state: MarriageState, pos: PointPosition) -> None:
@@ -273,7 +278,7 @@ def objective(state: State, side: int, finished: bool) -> int:
     else:
         declarer = state.declarer
         collected = state.side_points()
-    if g.num_players == 3:
+    if g.num_players == 3 and declarer is not None:
         return sum(int(v) for seat, v in enumerate(collected) if (0 if seat == declarer else 1) == side)
     return int(collected[side])
 

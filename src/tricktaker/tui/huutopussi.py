@@ -36,7 +36,7 @@ from rich.text import Text
 
 from ..cards import CardParseError
 from ..engine import JSON, Action, Game, IllegalActionError
-from ..games.huutopussi import OPENING, STEP, TARGET, Huutopussi
+from ..games.huutopussi import STEP, TARGET, Huutopussi
 from ..games.marriages import PLAY
 from .common import Seats, capital, join, pct
 from .marriages import MarriageScreen
@@ -113,7 +113,7 @@ class HuutopussiScreen(MarriageScreen):
         return f"{points} point{'s' if points != 1 else ''}"
 
     def banned(self, scores: Sequence[int], side: int) -> bool:
-        """A side at the bid ban (-500 or below) may not bid (a forced opening is still 50)."""
+        """A side under the bid ban (-500 or below) may not bid (a forced opening is still the lowest bid)."""
         return scores[side] <= self.huuto.bid_floor and not self.game.options["bid_ban_reopen"]
 
     def forced_opening_words(self) -> str:
@@ -145,10 +145,10 @@ class HuutopussiScreen(MarriageScreen):
         banned = [self.seats.side(s) for s in self.seats.side_order if self.banned(scores, s)]
         waiting = [self.seats.side(s) for s in self.seats.side_order if scores[s] <= self.huuto.bid_floor]
         if self.game.options["bid_ban_reopen"] and waiting and len(waiting) < len(scores):
-            line.append(f"   at {self.huuto.bid_floor} or below, asked only if all the others pass: "
+            line.append(f"   {self.huuto.ban_text}, asked only if all the others pass: "
                         f"{', '.join(waiting)}", style="yellow")
         if banned:
-            line.append(f"   at {self.huuto.bid_floor} or below, may not bid: {', '.join(banned)}",
+            line.append(f"   {self.huuto.ban_text}, may not bid: {', '.join(banned)}",
                         style="yellow")
         return line
 
@@ -176,7 +176,8 @@ class HuutopussiScreen(MarriageScreen):
         if bidder is None:
             opener = self.huuto.opener(obs["dealer"])
             must = "must" if self.game.options["forced_opening"] else "may"
-            return Text(f"none yet: {self.seats.says(opener, 'opens', 'open')} at {OPENING} or more "
+            lowest = self.huuto.min_bid
+            return Text(f"none yet: {self.seats.says(opener, 'opens', 'open')} at {lowest} or more "
                         f"({'the dealer' if opener == obs['dealer'] else 'left of the dealer'} {must})",
                         style="dim")
         line = Text(str(high), style="bold")
@@ -192,16 +193,17 @@ class HuutopussiScreen(MarriageScreen):
     def next_bid_line(self, obs: JSON) -> Text:
         turn = obs["current_player"]
         opening = obs["high_bidder"] is None
-        low = OPENING if opening else obs["high_bid"] + STEP
+        lowest = self.huuto.min_bid
+        low = lowest if opening else obs["high_bid"] + STEP
         who = "you" if turn == self.seats.me else self.name(turn)
         legal = obs.get("legal_actions")
         forced = legal is not None and "pass" not in legal
-        floor = self.huuto.bid_floor
+        ban = self.huuto.ban_text
         if self.banned(obs["scores"], self.seats.side_of(turn)):
             if opening and (forced or legal is None):
-                return Text(f"{who}: {OPENING} only (at {floor} or below, a forced opening still is)",
+                return Text(f"{who}: {lowest} only ({ban}, a forced opening still is)",
                             style="yellow")
-            return Text(f"{who}: pass only (at {floor} or below: no bids)", style="yellow")
+            return Text(f"{who}: pass only ({ban}: no bids)", style="yellow")
         line = Text(f"{who}: ")
         line.append(f"{low}", style="bold")
         line.append(f"..{self.max_bid} in fives" if low < self.max_bid else " (the most there is)")
@@ -349,6 +351,10 @@ class HuutopussiScreen(MarriageScreen):
                 grid.add_row("Discard", self.discard_line(obs))
             else:
                 grid.add_row("Exchange", self.exchange_line(obs))
+        elif self.three and phase in PLAY_PHASES:  # no contract: the kitty stays out of play
+            kitty = obs["kitty"]
+            grid.add_row("Kitty", Text.assemble(self.look.cards(kitty), ("   out of play", "dim")) if kitty
+                         else Text(f"{self.kitty} cards, unseen and out of play", style="dim"))
         if phase in PLAY_PHASES:
             grid.add_row("Trumps", self.trumps_line(obs))
             if obs["marriages"]:
@@ -501,18 +507,19 @@ class HuutopussiScreen(MarriageScreen):
         redeal = any(a.kind == "redeal" for a in legal)
         text = ""
         forced = not any(a.kind == "pass" for a in legal)
-        floor = self.huuto.bid_floor
-        if forced and bids == [OPENING] and self.banned(obs["scores"], self.seats.side_of(obs["seat"])):
-            text = f"Your side is at {floor} or below and may not bid, but you must open: bid {OPENING}."
+        ban = self.huuto.ban_text
+        lowest = self.huuto.min_bid
+        if forced and bids == [lowest] and self.banned(obs["scores"], self.seats.side_of(obs["seat"])):
+            text = f"Your side is {ban} and may not bid, but you must open: bid {lowest}."
         elif opening and forced:
             why = ("You deal, so you open the auction" if obs["seat"] == obs["dealer"]
                    and self.game.options["forced_opening"] else "You must open the auction")
-            text = f"{why}: bid {OPENING} or more, in fives (type the number, e.g. {OPENING} or 1)."
+            text = f"{why}: bid {lowest} or more, in fives (type the number, e.g. {lowest} or 1)."
         elif opening and bids:
-            text = f"No bid yet: open at {OPENING} or more, in fives (type the number), or pass (p), " \
+            text = f"No bid yet: open at {lowest} or more, in fives (type the number), or pass (p), " \
                    f"which is for good."
         elif not bids:
-            text = f"Your side is at {floor} or below: you may only pass."
+            text = f"Your side is {ban}: you may only pass."
         else:
             text = f"Bid more than {obs['high_bid']} ({bids[0]} or more, in fives, up to {bids[-1]}): " \
                    f"type the number; or pass (p), which is for good."
@@ -523,6 +530,9 @@ class HuutopussiScreen(MarriageScreen):
     def lead_instruction(self, obs: JSON, cards: Sequence[Any]) -> str:
         me = obs["seat"]
         if not obs["tricks"]:
+            if self.game.options["first_trick"] == "ace_shows":
+                return ("You lead the first trick: an ace if you hold one, else a spade if you hold one "
+                        "(its number or its name, as, th...).")
             return "You lead the first trick: any card (its number or its name, as, th...)."
         last = obs["tricks"][-1]
         if self.partners and not self.game.options["calls_after_any_trick"] and last["winner"] == me \
@@ -572,7 +582,7 @@ class HuutopussiScreen(MarriageScreen):
             n = int(text)
             if 1 <= n <= len(menu):
                 return menu[n - 1]
-            if n >= OPENING or not bids:
+            if n >= self.huuto.min_bid or not bids:
                 return f"bid {n}"
             raise IllegalActionError(f"there is no choice {n}: type a bid ({bids[0]}..{bids[-1]} in fives) "
                                      f"or a choice 1..{len(menu)}")
@@ -600,7 +610,7 @@ class HuutopussiScreen(MarriageScreen):
                 return menu[n - 1]
             if n == contract:
                 return "pass"
-            if n >= OPENING:
+            if n >= self.huuto.min_bid:
                 return f"raise {n}"
             raise IllegalActionError(f"there is no choice {n}: type a raise ({raises[0]}..{raises[-1]} "
                                      f"in fives), keep, or a choice 1..{len(menu)}")
@@ -677,7 +687,7 @@ class HuutopussiScreen(MarriageScreen):
         else:
             rules = ["partners opposite", f"the declarer's partner gives him {self.exchange} cards and gets "
                      f"{self.exchange} back"]
-        rules.append(f"auction from {OPENING} in fives up to {self.max_bid}")
+        rules.append(f"auction from {self.huuto.min_bid} in fives up to {self.max_bid}")
         rules.append(f"every marriage makes trumps ({self.values_text()})")
         if opts["card_values"] == "pips":
             rules.append("card points 11/10/4/3/2")
@@ -699,11 +709,14 @@ class HuutopussiScreen(MarriageScreen):
         if not opts["forced_opening"]:
             rules.append("no forced opening (the last player left must open)")
         if opts["bid_ban"] != -500:
-            rules.append(f"no bids at {opts['bid_ban']} or below")
+            rules.append(f"no bids {self.huuto.ban_text}")
         if opts["all_pass"] == "no_contract":
             rules.append("if all pass, the hand is played without a contract")
         if opts["bid_ban_reopen"]:
-            rules.append(f"a side at {opts['bid_ban']} or below bids only after all the others passed")
+            rules.append(f"a side {self.huuto.ban_text} bids only after all the others passed")
+        if opts["first_trick"] == "ace_shows":
+            rules.append("the first trick: lead an ace, else a spade; the holder of the led suit's ace "
+                         "plays it")
         rules.append(self.match_target())
         if opts["win_tie"] == "declarer":
             rules.append("the declarers win if they are past it with others")
@@ -721,10 +734,10 @@ class HuutopussiScreen(MarriageScreen):
         must = "must" if self.game.options["forced_opening"] else "may"
         if opener == dealer:
             line = Text(f"{capital(seats.says(dealer, 'deals', 'deal'))} and {must} open the auction at "
-                        f"{OPENING} or more.")
+                        f"{self.huuto.min_bid} or more.")
         else:
             line = Text(f"{capital(seats.says(dealer, 'deals', 'deal'))}; "
-                        f"{seats.noun(opener)} {must} open the auction at {OPENING} or more.")
+                        f"{seats.noun(opener)} {must} open the auction at {self.huuto.min_bid} or more.")
         previous = obs["previous_hand"]
         if previous is not None and previous["redeal"] is not None:
             line.append(" (A new deal after the redeal.)", style="dim")
@@ -732,8 +745,8 @@ class HuutopussiScreen(MarriageScreen):
         for side in seats.side_order:
             if self.banned(obs["scores"], side):
                 who, many = self.side_subject(side)
-                self.out.print(Text(f"{who} {'are' if many else 'is'} at {self.huuto.bid_floor} or below: no "
-                                    f"bids, except {self.forced_opening_words()} {OPENING}.", style="yellow"))
+                self.out.print(Text(f"{who} {'are' if many else 'is'} {self.huuto.ban_text}: no bids, except "
+                                    f"{self.forced_opening_words()} {self.huuto.min_bid}.", style="yellow"))
 
     def narrate(self, seat: int, action: Action, before: JSON, after: JSON, finished: bool) -> None:
         seats, look = self.seats, self.look
@@ -750,7 +763,7 @@ class HuutopussiScreen(MarriageScreen):
                 line.append("bid " if me else "bids ")
             line.append(str(value), style="bold")
             if forced:
-                line.append(f" (forced: at {self.huuto.bid_floor} or below only "
+                line.append(f" (forced: {self.huuto.ban_text} only "
                             f"{self.forced_opening_words()})", style="dim")
         elif kind == "pass" and phase == "bid":
             line.append("pass" if me else "passes")
@@ -758,7 +771,7 @@ class HuutopussiScreen(MarriageScreen):
             if forced and before["high_bid"] == self.max_bid:
                 line.append(f" (nothing goes above {self.max_bid})", style="dim")
             elif forced:
-                line.append(f" (forced: your side is at {self.huuto.bid_floor} or below)", style="dim")
+                line.append(f" (forced: your side is {self.huuto.ban_text})", style="dim")
         elif kind == "redeal":
             line.append(f"{'hold' if me else 'holds'} {self.huuto.redeal_hand_text} and "
                         f"{'demand' if me else 'demands'} a ")
@@ -797,6 +810,11 @@ class HuutopussiScreen(MarriageScreen):
             self.out.print(Text(f"  Nobody bid: the hand is played without a contract; each side scores "
                                 f"what it takes. {capital(seats.says(leader, 'leads', 'lead'))}.",
                                 style="bold"))
+            if self.three:
+                kitty = Text("  The kitty stays out of play: ")
+                kitty.append_text(self.look.cards(after["kitty"]) if after["kitty"]
+                                  else Text(f"{self.kitty} cards, unseen", style="dim"))
+                self.out.print(kitty)
         if finished:
             previous = after["previous_hand"]
             if kind == "play":
@@ -994,7 +1012,7 @@ class HuutopussiScreen(MarriageScreen):
         hand = record["hands"][index]
         start = public(state)
         self.hand_rule(index + 1, seats.per_side(start["scores"]).plain)
-        out.print(f"Dealer {seats.full(start['dealer'])}; he opens the auction at {OPENING} or more.")
+        out.print(f"Dealer {seats.full(start['dealer'])}; the auction opens at {self.huuto.min_bid} or more.")
         deal = self.grid()
         for seat in seats.seat_order:
             deal.add_row(seats.full(seat), look.compact_hand(state.observation(seat)["hand"]))
