@@ -381,3 +381,22 @@ def test_all_pass_no_contract_three_players_example_20():
     r = result(state)
     assert (r["collected"], r["points"], r["penalised"]) == ([190, 0, 0], [190, 0, 0], [])
     check_results(state)
+
+
+@pytest.mark.parametrize("preset", ["rules_2002", "rules_2002_three"])
+def test_preset_rules_2002_a_person_plays_a_match_at_a_server_table(tmp_path, preset):
+    """The lobby's table with the preset: a person who passes when he can (so hands without a
+    contract come up) against rules bots, to the end of the match; the record replays."""
+    from server_helpers import play_to_end, running
+
+    players = tt.new_game("huutopussi", preset=preset).num_players
+    with running(str(tmp_path / "t.db")) as srv:
+        created = srv.create("huutopussi", ["human"] + ["rules"] * (players - 1), preset=preset)
+        ws = srv.ws(created["id"])
+        assert ws.join(created["seats"][0]["token"])["seat"] == 0
+        last = play_to_end(ws, choose=lambda legal: "pass" if "pass" in legal else legal[len(legal) // 2])
+        record = srv.http.get(f"/api/tables/{created['id']}/record")
+        state = tt.load(record.text)
+        assert state.is_over() and state.game.preset == preset
+        assert last["observation"] == state.observation(0)
+        check_results(state)
