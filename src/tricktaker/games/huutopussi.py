@@ -23,6 +23,11 @@ rule texts leave open, and how this module settles them:
   opening, the last player left when all the others passed without a bid must
   open (their "force the last seat"); a hidden kitty is, in the worlds of a
   seat that did not see it, any ``kitty`` of the declarer's cards and discard.
+- The 2002 ruleset (presets ``rules_2002``, ``rules_2002_three``): its first
+  trick (``first_trick`` ``ace_shows``) binds every hand, with a contract or
+  without; three players without a contract leave the kitty out of play, shown
+  to everyone (or, hidden, to nobody).  Its four sixes counted over both
+  partners' hands and its two-player game are not offered (see the docs).
 """
 
 from __future__ import annotations
