@@ -361,6 +361,19 @@ def test_kernel_steps_follow_the_engine(variant: str) -> None:
 # -- the native kernel: time limits, and arguments it must refuse --------------------------------
 
 
+def test_the_points_kernel_built_without_a_constant_of_the_shim_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel built before a rules field was added (R_ACESHOW, the 2002 Huutopussi first
+    trick) would ignore that rule: the shim refuses to load over it, naming the field."""
+    K._check_layout()
+    monkeypatch.setattr(K, "_LAYOUT", {k: v for k, v in K._LAYOUT.items() if k != "R_ACESHOW"})
+    with pytest.raises(ImportError, match="R_ACESHOW"):
+        K._check_layout()
+    monkeypatch.setattr(K, "_LAYOUT", {**K._LAYOUT, "R_ACESHOW": K.R_ACESHOW, "ROW": K.ROW + 1})
+    with pytest.raises(ImportError, match="ROW"):
+        K._check_layout()
+
+
 def test_a_time_limit_stops_a_full_deal_and_leaves_the_table_fit_for_the_next_solve() -> None:
     """A full Tute pairs deal with a millisecond left stops with TimeoutError at once; the next
     solves (an endgame against minimax, and the full deal without a limit, twice over) are

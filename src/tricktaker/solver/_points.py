@@ -224,9 +224,12 @@ def new_stack() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _check_layout() -> None:
-    """The compiled module must have been built from the same layout as these constants."""
+    """The compiled module must have been built from the same layout as these constants: the
+    same values, and every constant here known to it (a kernel built before a rules field was
+    added would silently ignore that rule)."""
     here = globals()
-    wrong = sorted(name for name, value in _LAYOUT.items() if here.get(name) != value)
+    ours = {name for name, value in here.items() if name.isupper() and type(value) is int}
+    wrong = sorted(name for name in ours | set(_LAYOUT) if here.get(name) != _LAYOUT.get(name))
     if wrong:
         raise ImportError("tricktaker.solver._points_c was built for another layout "
                           f"({', '.join(wrong)} differ): rebuild the package")
