@@ -475,6 +475,7 @@ class Game:
                 seed = random.SystemRandom().getrandbits(48)
             return self.state_class(self, start, seed=seed, seeded=True, single_hand=True)
         masks = self.parse_deal(deal, dealer)
+        self.state_class.check_deal(self, start, masks)
         return self.state_class(self, start, seed=seed, seeded=False, single_hand=True, deal=masks)
 
     def pile_sizes(self, dealer: int) -> list[int]:
@@ -486,9 +487,20 @@ class Game:
         """
         return [len(self.deck) // self.num_players] * self.num_players
 
+    def deal_layouts(self, dealer: int) -> list[list[int]]:
+        """Every layout a deal of this dealer may have: :meth:`pile_sizes`, and for a game whose
+        table shrinks during a match (Tute cabrero: a seat put out gets no cards) the layouts with
+        empty piles for the seats out.  A given deal is read by the layout its empty piles match."""
+        return [self.pile_sizes(dealer)]
+
     def parse_deal(self, deal: Sequence[Sequence[Card | str] | str], dealer: int = 0) -> list[int]:
         """Check and convert a deal given as cards or text into one bitmask per pile."""
-        sizes = self.pile_sizes(dealer)
+        layouts = self.deal_layouts(dealer)
+        sizes = layouts[0]
+        if len(layouts) > 1 and not isinstance(deal, str):
+            empty = [not (p.strip() if isinstance(p, str) else len(p)) for p in deal]
+            sizes = next((lay for lay in layouts if len(lay) == len(empty)
+                          and [not size for size in lay] == empty), sizes)
         if isinstance(deal, str) or len(deal) != len(sizes):
             raise OptionError(
                 f"a {self.name} deal has {len(sizes)} piles of {', '.join(map(str, sizes))} cards")
@@ -662,6 +674,19 @@ class State:
         return {k: checked[k] for k in template}
 
     @classmethod
+    def pile_sizes_at(cls, game: Game, start: JSON) -> list[int]:
+        """The layout of the deal a hand starting from ``start`` gets (the dealer's, and for a
+        table that shrinks, the seats still playing)."""
+        return game.pile_sizes(start["dealer"])
+
+    @classmethod
+    def check_deal(cls, game: Game, start: JSON, masks: list[int]) -> None:
+        """Raise :class:`OptionError` if a parsed deal's layout is not the one ``start`` deals."""
+        sizes = cls.pile_sizes_at(game, start)
+        if [popcount(m) for m in masks] != sizes:
+            raise OptionError(f"a {game.name} deal here has piles of {', '.join(map(str, sizes))} cards")
+
+    @classmethod
     def _check_start_fields(cls, game: Game, start: JSON, checked: JSON) -> JSON:
         """The game's own start fields, checked (``checked`` holds the common ones)."""
         return {}
@@ -717,7 +742,9 @@ class State:
                     # new_match(seed=None) would, with a fresh seed that its record keeps.
                     self.seed = random.SystemRandom().getrandbits(48)
                 deal = deal_from_seed(self.seed, number, self.game.deck,
-                                      self.game.pile_sizes(start["dealer"]))
+                                      self.pile_sizes_at(self.game, start))
+        elif len(self.game.deal_layouts(start["dealer"])) > 1:
+            self.check_deal(self.game, start, deal)
         log = HandLog(start, deal)
         self._log.append(log)
         self._actions = log.actions

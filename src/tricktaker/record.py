@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .cards import popcount
 from .engine import JSON, IllegalActionError, OptionError, State, check_seed, deal_from_seed
 
 __all__ = ["FORMAT", "RecordError", "dump", "load"]
@@ -199,7 +200,7 @@ def load(text: str | bytes | JSON) -> State:
             raise RecordError(f"{where}: bad deal: {exc}") from None
         if seeded:
             expected = deal_from_seed(seed, start["hand_number"] + i, game.deck,
-                                      game.pile_sizes(dealer))
+                                      [popcount(m) for m in masks])
             if masks != expected:
                 raise RecordError(f"{where}: the deal is not the one seed {seed} gives")
         deals.append(masks)
@@ -210,6 +211,10 @@ def load(text: str | bytes | JSON) -> State:
         _replay(state, hands)
     finally:
         del state._replaying_record
+    for i, (log, masks) in enumerate(zip(state._log, deals, strict=False)):
+        if log.deal != masks:  # a layout the hand's start does not deal (Tute cabrero: seats out)
+            raise RecordError(f"hand {i + 1}: bad deal: the replay deals piles of "
+                              f"{', '.join(str(popcount(m)) for m in log.deal)} cards there")
     actual = to_record(state)["result"]
     if data["result"] is not None and not _same(data["result"], actual):
         raise RecordError(f"record: the recorded result {data['result']} is not what the replay "
@@ -238,6 +243,8 @@ def _replay(state: State, hands: list[Any]) -> None:
                 state.apply(_text(text, f"action {number}"))
             except IllegalActionError as exc:
                 raise RecordError(f"action {number} (hand {i + 1}, {text!r}): {exc}") from None
+            except OptionError as exc:  # the next hand's deal does not fit its start
+                raise RecordError(f"hand {i + 2}: bad deal: {exc}") from None
             except RuntimeError:
                 raise RecordError(f"action {number} (hand {i + 1}, {text!r}) ends the hand, but this "
                                   f"unseeded record has no deal for the next one") from None

@@ -118,8 +118,14 @@ class Tute(Game):
         Option("exchange_anytime", False,
                "Two players: either player may exchange the 7 or 2 of trumps on his turn, leading or "
                "following, while more than two cards are in the stock."),
+        Option("mode", "points", "points: a round goes to the most points; cabrero: three or four "
+               "players each alone, the middle score loses the hand (tute cabrero).",
+               choices=("points", "cabrero")),
+        Option("losses_out", 4, "Cabrero: lost hands that put a player out of the match.",
+               minimum=1, maximum=20),
     )
-    PRESETS = {"pairs": {"players": 4}, "habanero": {"players": 2}, "three": {"players": 3}}
+    PRESETS = {"pairs": {"players": 4}, "habanero": {"players": 2}, "three": {"players": 3},
+               "cabrero": {"players": 4, "mode": "cabrero"}}
     SUMMARY = """\
 Spanish 40-card deck (no 8s or 9s); suits oros (O), copas (C), espadas (E), bastos (B).
 Strength: 1 (as) 3 12 (rey) 11 (caballo) 10 (sota) 7 6 5 4 2.  Card points: as 11, tres 10,
@@ -154,26 +160,50 @@ The round goes to the side with more points (cards + declarations + last trick);
 points: the side that won the last trick, if it is one of them (option tie_last_trick).  The match goes to the
 first side to win rounds_to_win rounds (3).
 
+Tute cabrero (mode=cabrero, preset cabrero; players 3 or 4, each alone): dealt, played and
+sung as above (three at the table: 13 each and a turned card), but no tute, and a hand has
+losers, not a winner: if one player takes every trick (capote) the others lose, or he alone
+if he sang; else every player without a trick loses; else the middle (of three the second,
+of four the second and third; players tied on points share the places they cover).  Each
+loss is a mark; losses_out marks (4) put a player out (no more cards, the turn passes him
+by), and the match ends when fewer than three are left: they win it together.
+
 Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
 
     def _validate(self) -> None:
         self.num_players = self.options["players"]
-        self.partnerships = self.num_players == 4
+        self.cabrero = self.options["mode"] == "cabrero"
+        """Tute cabrero: each alone, the middle loses, four lost hands put a player out."""
+        if self.cabrero and self.num_players == 2:
+            raise OptionError("tute cabrero is for three or four players (option players 3 or 4), not two")
+        self.partnerships = self.num_players == 4 and not self.cabrero
         sets = (KINGS, KNIGHTS, SOTAS) if self.options["tute_sotas"] else (KINGS, KNIGHTS)
-        self.tute_sets: tuple[int, ...] = sets if self.options["tute"] else ()
-        """The four cards of one rank that make tute in one hand (none when option ``tute`` is off)."""
+        self.tute_sets: tuple[int, ...] = sets if self.options["tute"] and not self.cabrero else ()
+        """The four cards of one rank that make tute in one hand (none when option ``tute`` is off,
+        and none in cabrero, whose rule texts name no tute)."""
 
-    def pile_sizes(self, dealer: int) -> list[int]:
-        """Pairs: four hands (the dealer's 9) and the shown trump card, which the dealer holds.
+    def pile_sizes(self, dealer: int, out: int = 0) -> list[int]:
+        """Four at the table (pairs, or cabrero with everyone in): four hands (the dealer's 9) and
+        the shown trump card, which the dealer holds.
 
-        Three players: three hands of 13 and the turned trump card, which stays out of play.
-        Two players: two hands of 8, the trump upcard, then the 23 stock cards from the top.
+        Three players (or a cabrero table of four with one seat ``out``, a bit mask of seats):
+        a hand of 13 for each seat in, none for a seat out, and the turned trump card, which
+        stays out of play.  Two players: two hands of 8, the trump upcard, then the 23 stock
+        cards from the top.
         """
-        if self.num_players == 4:
+        n = self.num_players
+        if n == 2:
+            return [8, 8, 1] + [1] * 23
+        if n - popcount(out) == 4:
             return [9 if seat == dealer else 10 for seat in range(4)] + [1]
-        if self.num_players == 3:
-            return [13, 13, 13, 1]
-        return [8, 8, 1] + [1] * 23
+        return [0 if out >> seat & 1 else 13 for seat in range(n)] + [1]
+
+    def deal_layouts(self, dealer: int) -> list[list[int]]:
+        """Cabrero with four seats: the full table, or one seat out (three play on)."""
+        layouts = [self.pile_sizes(dealer)]
+        if self.cabrero and self.num_players == 4:
+            layouts += [self.pile_sizes(dealer, 1 << seat) for seat in range(4) if seat != dealer]
+        return layouts
 
 
 class TuteState(TrumpTrickState):
@@ -184,38 +214,97 @@ class TuteState(TrumpTrickState):
 
     @classmethod
     def match_start(cls, game: Game, dealer: int) -> JSON:
-        return {"hand_number": 0, "dealer": dealer, "scores": [0] * game.num_sides, "previous": None}
+        start: JSON = {"hand_number": 0, "dealer": dealer, "scores": [0] * game.num_sides, "previous": None}
+        if isinstance(game, Tute) and game.cabrero:
+            start["out_after"] = [None] * game.num_players
+        return start
 
     @classmethod
     def check_scores(cls, game: Game, scores: Sequence[int]) -> list[int]:
         checked = super().check_scores(game, scores)
+        if isinstance(game, Tute) and game.cabrero:
+            limit = game.options["losses_out"]
+            if min(checked) < 0 or max(checked) > limit:
+                raise OptionError(f"Tute cabrero scores are lost hands, 0..{limit} per seat "
+                                  f"({limit}: put out)")
+            if sum(score < limit for score in checked) < 3:
+                raise OptionError("Tute cabrero needs three players still in (scores below "
+                                  f"{limit}) to deal a hand")
+            return checked
         target = game.options["rounds_to_win"]
         if min(checked) < 0 or max(checked) >= target:
             raise OptionError(f"Tute scores are rounds won, 0..{target - 1} per side")
         return checked
 
+    @classmethod
+    def _check_start_fields(cls, game: Game, start: JSON, checked: JSON) -> JSON:
+        if not (isinstance(game, Tute) and game.cabrero):
+            return {}
+        out_after = start["out_after"]
+        limit = game.options["losses_out"]
+        if not isinstance(out_after, list) or len(out_after) != game.num_players:
+            raise OptionError(f"start out_after must be {game.num_players} entries, one per seat")
+        for seat, (when, score) in enumerate(zip(out_after, checked["scores"], strict=True)):
+            if when is None:
+                continue  # still in, or (a hand dealt by new_hand) out since before the record
+            if score < limit or type(when) is not int or not 0 <= when < checked["hand_number"]:
+                raise OptionError(f"start out_after[{seat}] must be null or the hand a seat with "
+                                  f"{limit} lost hands went out in (0..hand_number - 1)")
+        if checked["scores"][checked["dealer"]] >= limit:
+            raise OptionError("start dealer must be a seat still in the match")
+        return {"out_after": list(out_after)}
+
+    @classmethod
+    def pile_sizes_at(cls, game: Game, start: JSON) -> list[int]:
+        assert isinstance(game, Tute)
+        return game.pile_sizes(start["dealer"], cls._out_mask_of(game, start))
+
+    @staticmethod
+    def _out_mask_of(game: Tute, start: JSON) -> int:
+        """The seats put out of a cabrero match before this hand, as a bit mask."""
+        if not game.cabrero:
+            return 0
+        limit = game.options["losses_out"]
+        return sum(1 << seat for seat, score in enumerate(start["scores"]) if score >= limit)
+
     def _match_context(self) -> JSON:
-        return {
+        context: JSON = {
             "hand_number": self._start["hand_number"] + 1,
             "dealer": self._next(self._dealer),
             "scores": list(self._scores),
             "previous": self._previous,
         }
+        if self.game.cabrero:
+            context["out_after"] = list(self._out_after)
+        return context
 
     def _next(self, seat: int) -> int:
-        """The next player counter-clockwise."""
-        return (seat - 1) % self.num_players
+        """The next player counter-clockwise (in cabrero, the next still in the match)."""
+        seat = (seat - 1) % self.num_players
+        while self._out >> seat & 1:
+            seat = (seat - 1) % self.num_players
+        return seat
 
     def _start_hand(self, start: JSON, deal: list[int]) -> None:
         n = self.num_players
         self._begin_context(start)
+        game = self.game
+        self._out = self._out_mask_of(game, start)
+        """Seats put out of a cabrero match: no cards, no turn (a bit mask; 0 in other modes)."""
+        self._out_after: list[int | None] = list(start["out_after"]) if game.cabrero else []
+        self._playing = n - popcount(self._out)
+        """Players in this hand: cards in a trick."""
+        previous = start["previous"]
+        self._hand_losers: list[int] | None = (
+            list(previous["losers"]) if game.cabrero and previous and "losers" in previous else None)
+        """Cabrero: who lost the last finished hand (kept into the next, as ``hand_points`` is)."""
         self._hands = list(deal[:n])
-        if n == 4:
+        if self._playing == 4:
             self._upcard = deal[4]
             self._hands[self._dealer] |= deal[4]
             self._stock: list[int] = []
-        elif n == 3:
-            self._upcard = deal[3]  # turned for trumps, out of play all round
+        elif n >= 3:
+            self._upcard = deal[n]  # turned for trumps, out of play all round
             self._stock = []
         else:
             self._upcard = deal[2]
@@ -237,7 +326,7 @@ class TuteState(TrumpTrickState):
         self._window_20 = False  # the order rule (two players: this pause only)
         self._exchanges: list[tuple[int, int, int]] = []  # (seat, card given, upcard taken)
         self._shown = [0] * n  # cards known to be in a seat's hand: sung, taken upcards
-        if n == 4:
+        if self._playing == 4:
             self._shown[self._dealer] |= self._upcard
         self._forbidden = [0] * n  # cards a seat cannot hold, shown by its plays (pairs)
         self._history_forbidden: list[tuple[int, int, int]] = []  # (action index, seat, mask)
@@ -325,7 +414,7 @@ class TuteState(TrumpTrickState):
             return []
         lead = self._lead_mask
         tiers = [BEATS[self._best_led], lead]
-        if n == 4 and self.game.options["partner_exception"]:
+        if self.game.partnerships and self.game.options["partner_exception"]:
             if self._trick_winner() % 2 == seat % 2:
                 return [lead]
         trumps = self._trump_mask
@@ -523,7 +612,7 @@ class TuteState(TrumpTrickState):
         self._note_card(bit)
         trick = self._trick
         trick.append((seat, bit))
-        if len(trick) < self.num_players:
+        if len(trick) < self._playing:
             self._turn = self._next(seat)
             return
         winner = self._trick_winner()
@@ -563,11 +652,14 @@ class TuteState(TrumpTrickState):
             self._can_declare = False
             return
         self._phase = DECLARE_PHASE
-        self._window = [(winner + 2) % 4] if self.num_players == 4 else []
+        self._window = [(winner + 2) % 4] if self.game.partnerships else []
 
     # -- the end of a round -------------------------------------------------------
 
     def _finish_round(self) -> None:
+        if self.game.cabrero:
+            self._finish_cabrero()
+            return
         points = self.side_points()
         sides = self.game.num_sides
         if self._tute_by is not None:
@@ -594,7 +686,7 @@ class TuteState(TrumpTrickState):
             "declarations": [[s, a.text] for s, a in self._declarations],
             "last_trick": self._last_trick_side,
             "tute": self._tute_by,
-            **({"out_of_play": self._card(self._upcard).text} if self.num_players == 3 else {}),
+            **({"out_of_play": self._card(self._upcard).text} if self._playing == 3 else {}),
             "round_winner": round_winner,
             "scores": list(self._scores),
         }
@@ -604,6 +696,130 @@ class TuteState(TrumpTrickState):
             self._turn = None
             result["match_over"] = over
         self._end_hand(result)
+
+    def _finish_cabrero(self) -> None:
+        """Tute cabrero: who loses the hand, who is put out, whether the match is over."""
+        points = self.side_points()
+        losers = self._cabrero_losers(points)
+        limit = self.game.options["losses_out"]
+        number = self._start["hand_number"]
+        put_out = []
+        for seat in losers:
+            self._scores[seat] += 1
+            if self._scores[seat] >= limit:
+                self._out_after[seat] = number
+                self._out |= 1 << seat
+                put_out.append(seat)
+        self._hand_points = points
+        self._hand_losers = losers
+        still_in = self.num_players - popcount(self._out)
+        over = still_in < 3
+        if over:
+            in_seats = [s for s in range(self.num_players) if not self._out >> s & 1]
+            self._winner = in_seats[0] if len(in_seats) == 1 else None
+        capote = next((s for s in range(self.num_players) if self._tricks_won[s] == len(self._tricks)), None)
+        result: JSON = {
+            "trump": self.trump,
+            "points": points,
+            "cards": list(self._won),
+            "tricks": list(self._tricks_won),
+            "declarations": [[s, a.text] for s, a in self._declarations],
+            "last_trick": self._last_trick_side,
+            "tute": None,
+            **({"out_of_play": self._card(self._upcard).text} if self._playing == 3 else {}),
+            "capote": capote,
+            "losers": losers,
+            "put_out": put_out,
+            "round_winner": None,
+            "scores": list(self._scores),
+        }
+        self._previous = self._summary(result)
+        if over or self.single_hand:
+            self._phase = OVER
+            self._turn = None
+            result["match_over"] = over
+        self._end_hand(result)
+
+    def _cabrero_losers(self, points: list[int]) -> list[int]:
+        """The seats that lose a cabrero hand, in seat order.
+
+        A capote (one player took every trick): the others lose, unless he sang this
+        hand, and then he alone loses.  Else every player without a trick loses.  Else
+        the middle places lose (of three the second, of four the second and third), a
+        player whose points tie with others sharing every place they cover.
+        """
+        seats = [s for s in range(self.num_players) if not self._out >> s & 1]
+        tricks = self._tricks_won
+        capote = next((s for s in seats if tricks[s] == len(self._tricks)), None)
+        if capote is not None:
+            if any(who == capote for who, _ in self._declarations):
+                return [capote]
+            return [s for s in seats if s != capote]
+        without = [s for s in seats if tricks[s] == 0]
+        if without:
+            return without
+        m = len(seats)
+        middle = {(m + 1) // 2} if m % 2 else {m // 2, m // 2 + 1}
+        losers = []
+        for s in seats:
+            above = sum(points[o] > points[s] for o in seats)
+            level = sum(points[o] == points[s] for o in seats)
+            if any(above < place <= above + level for place in middle):
+                losers.append(s)
+        return losers
+
+    @property
+    def hand_losers(self) -> tuple[int, ...] | None:
+        """Cabrero: the seats that lost the last finished hand (None in other modes, or before)."""
+        return None if self._hand_losers is None else tuple(self._hand_losers)
+
+    def hand_returns(self) -> list[float] | None:
+        """Cabrero: each seat's payoff for the last finished hand, summing to zero: -1 to each
+        loser, the others who played it sharing what the losers lose, 0 to seats out before it
+        (and all 0 if every player lost).  None in other modes, or before a hand is finished."""
+        losers = self._hand_losers
+        if losers is None:
+            return None
+        n = self.num_players
+        played = [s for s in range(n) if not self._out >> s & 1 or s in losers]
+        if len(losers) == len(played):
+            return [0.0] * n
+        share = len(losers) / (len(played) - len(losers))
+        return [-1.0 if s in losers else share if s in played else 0.0 for s in range(n)]
+
+    @property
+    def out(self) -> tuple[bool, ...]:
+        """Per seat: put out of a cabrero match (always False in other modes)."""
+        return tuple(bool(self._out >> s & 1) for s in range(self.num_players))
+
+    @property
+    def places(self) -> tuple[int, ...] | None:
+        """Once a cabrero match is over, each seat's place (1 best, equal places shared): the
+        seats still in share the first place, then those put out, the later the better.
+        None before the end, and in other modes (read ``winner`` there)."""
+        if not self.game.cabrero or self._phase is not OVER or self.single_hand:
+            return None
+        last = self._start["hand_number"] + 1
+        rank = [last if not self._out >> s & 1 else -1 if when is None else when
+                for s, when in enumerate(self._out_after)]
+        return tuple(1 + sum(r > rank[s] for r in rank) for s in range(self.num_players))
+
+    def returns(self) -> list[float]:
+        """Each seat's payoff for the match so far, summing to zero: in cabrero, once over, every
+        seat below the first place scores -1 and the first place shares what they lose; in other
+        modes +1 to the winning side's seats and -1/(sides - 1) to the others.  0 while not over."""
+        n = self.num_players
+        places = self.places
+        if places is not None:
+            top = [s for s in range(n) if places[s] == 1]
+            if len(top) == n:
+                return [0.0] * n
+            share = (n - len(top)) / len(top)
+            return [share if places[s] == 1 else -1.0 for s in range(n)]
+        if self._winner is None or self._phase is not OVER:
+            return [0.0] * n
+        sides = self.game.num_sides
+        return [1.0 if self.game.side_of(s) == self._winner else -1.0 / (sides - 1) for s in range(n)]
 
     # -- what a seat may know ----------------------------------------------------------
 
@@ -627,6 +843,9 @@ class TuteState(TrumpTrickState):
         }
         if self.num_players == 2:
             obs["stock_size"] = self.stock_size
+        if self.game.cabrero:
+            obs["out"] = list(self.out)
+            obs["places"] = None if self.places is None else list(self.places)
         if seat is not None and seat == self._turn:
             obs["legal_actions"] = [a.text for a in self.legal_actions()]
         return obs
@@ -662,14 +881,15 @@ class TuteState(TrumpTrickState):
         seat is dealt from.
         """
         n = self.num_players
+        held = self._playing == 4  # the dealer holds the trump card; else it lies out of play
         played = self._played_by()
         fixed = [(self._shown[s] & self._hands[s]) | played[s] for s in range(n)]
         fixed[seat] = self._hands[seat] | played[seat]
         trump_card = self._log[-1].deal[n]
-        hands = self._deal_hidden(seat, fixed if n == 4 else [*fixed, trump_card], self._forbidden, rng)
+        hands = self._deal_hidden(seat, fixed if held else [*fixed, trump_card], self._forbidden, rng)
         if hands is None:
             return None
-        if n == 4:
+        if held:
             hands[self._dealer] &= ~trump_card
         return self._replay_world([*hands[:n], trump_card], rng)
 
