@@ -132,6 +132,8 @@ def warm_up(game: Game, seed: int = 0) -> None:
     """
     from ..solver import solve
 
+    if getattr(game, "cabrero", False):
+        return  # Tute cabrero is never solved (the solver counts points, not losing places)
     rng = random.Random(seed)
     state = game.new_hand(seed=seed)
     while not state.is_over():
@@ -218,6 +220,8 @@ class PimcBot(Bot):
         observation = view.observation
         if observation.get("phase") != "play":
             return False
+        if getattr(view.game, "cabrero", False):
+            return False  # the solver counts points, not cabrero's losing places: roll out instead
         limit = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS.get(view.game.name, 0)
         return cards_to_play(observation, view.seat) <= limit and not observation.get("stock_size")
 

@@ -83,8 +83,13 @@ def hand_rewards(state: State) -> list[float]:
 
     ``state.hand_points`` is what the last finished hand scored per side (Tuppi's
     contract points, Tute's round points, the Marjapussi family's hand points,
-    Huutopussi's change of score).  The rewards sum to zero.
+    Huutopussi's change of score).  The rewards sum to zero.  Tute cabrero, where points
+    are not the aim, gives ``state.hand_returns()`` instead: -1 to each seat that lost the
+    hand, the others who played it sharing what they lose.
     """
+    returns: list[float] | None = getattr(state, "hand_returns", lambda: None)()
+    if returns is not None:
+        return returns
     return rewards_of(getattr(state, "hand_points", None), state.game.num_sides)
 
 

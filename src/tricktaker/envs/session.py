@@ -44,6 +44,9 @@ def hand_rewards(spec: EnvSpec, state: TrickState) -> list[float]:
     contract points, Tute's round points, the Marjapussi family's hand points,
     Huutopussi's change of score).  The rewards sum to zero over the seats.
     """
+    returns = getattr(state, "hand_returns", lambda: None)()
+    if returns is not None:  # Tute cabrero: -1 to each loser of the hand, the others sharing
+        return list(returns)
     points = getattr(state, "hand_points", None)
     if not points:
         return [0.0] * spec.seats
@@ -57,7 +60,12 @@ def hand_rewards(spec: EnvSpec, state: TrickState) -> list[float]:
 
 
 def match_rewards(spec: EnvSpec, state: TrickState) -> list[float]:
-    """At the end of a match: +1 to the winning side's seats, -1/(sides-1) to the others; 0 on a draw."""
+    """At the end of a match: +1 to the winning side's seats, -1/(sides-1) to the others; 0 on a draw.
+    A match that ends with places (Tute cabrero) gives its state's ``returns()``: -1 to each seat
+    below the first place, the first place sharing what they lose."""
+    if getattr(state, "places", None) is not None:
+        returns: list[float] = state.returns()  # type: ignore[attr-defined]
+        return returns
     winner = state.winner
     if winner is None:
         return [0.0] * spec.seats

@@ -28,6 +28,10 @@ In habanero every stock card is known in a sampled world, so the draws after
 each trick are exact, and the exchange of the 7 or the 2 of trumps for the
 upcard is searched like any move.  Not counted: the
 round win itself, ties (``tie_last_trick``) and the match score.
+
+Tute cabrero (``mode="cabrero"``) is refused with a :class:`SolveError`: a
+hand there is lost by the middle score, by taking no trick or by a capote
+against you, which no count of one seat's points can stand for.
 """
 
 from __future__ import annotations
@@ -66,6 +70,10 @@ def position(state: State) -> PointPosition:
     """The kernel's view of a Tute state: rules from the options, then the position."""
     if not isinstance(state, TuteState):
         raise SolveError(f"not a Tute state: {state!r}")
+    if state.game.cabrero:
+        raise SolveError("tute cabrero cannot be solved: its aim is not to end a hand in a losing "
+                         "place (the middle, no trick, a capote against you), and this solver only "
+                         "counts one side's points")
     if state.phase not in (game.PLAY_PHASE, game.DECLARE_PHASE):
         raise SolveError(f"tute: only the play phase can be solved, not {state.phase!r}")
     mover = state.current_player

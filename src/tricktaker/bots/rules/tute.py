@@ -25,6 +25,14 @@ Phases (``shared/RULES.md``, section Tute; ``docs/rules/tute.md``):
   arrastre (lead trumps when strong in them, to draw the opponents' trumps)
   and a small wish to shorten short side suits.
 
+**Tute cabrero** (``mode="cabrero"``, each alone, the middle loses): points are not
+the aim, so the policy first picks a plan from its own points and hand: *ir a más*
+(finish on top: the card play above, cantes sung) when what it holds and has taken is
+well above an even share, else *ir a menos* (finish at the bottom: pass on cantes, take
+as few points as possible, but win one cheap trick, since a player without a trick
+loses).  It never sings while it has taken every trick so far (a capote after a cante
+loses).
+
 Only ``view.observation`` is read.
 """
 
@@ -80,6 +88,7 @@ class Table:
 
     seat: int
     n: int
+    """Players in this hand (a cabrero seat put out plays no more)."""
     trump: str
     hand: list[Card]
     unseen: set[Card]
@@ -94,19 +103,25 @@ class Table:
     sung: set[str]
     our_sang_20: bool
     upcard: Card | None
+    pairs: bool = False
+    out: tuple[bool, ...] = ()
+    """Cabrero: the seats put out of the match (no cards, no turn)."""
 
     def partner(self, seat: int) -> int | None:
         """The partner of ``seat`` (pairs only)."""
-        return (seat + 2) % 4 if self.n == 4 else None
+        return (seat + 2) % 4 if self.pairs else None
 
     def same_side(self, a: int, b: int) -> bool:
         """Whether two seats play on the same side."""
-        return a == b or (self.n == 4 and (a - b) % 2 == 0)
+        return a == b or (self.pairs and (a - b) % 2 == 0)
 
     def after_me(self) -> list[int]:
-        """Seats still to play to the trick after this seat (play is counter-clockwise)."""
+        """Seats still to play to the trick after this seat (play is counter-clockwise,
+        past the seats put out)."""
         left = self.n - 1 - len(self.trick)
-        return [(self.seat - k) % self.n for k in range(1, left + 1)]
+        seats = len(self.out) or self.n
+        order = [(self.seat - k) % seats for k in range(1, seats)]
+        return [s for s in order if not (self.out and self.out[s])][:left]
 
     def beats(self, a: Card, b: Card, lead: str) -> bool:
         """Whether card ``a`` beats card ``b`` in a trick led in suit ``lead``."""
@@ -127,12 +142,14 @@ class Table:
 def read_table(obs: dict[str, Any]) -> Table:
     """Distil the observation: own cards, unseen cards, shown cards, voids, trick and cantes."""
     seat: int = obs["seat"]
-    n: int = obs["players"]
+    seats: int = obs["players"]
+    out: tuple[bool, ...] = tuple(obs.get("out", ()))
+    n = seats - sum(out)
     trump: str = obs["trump"]
     hand = [card_of(t) for t in obs["hand"]]
     stock: int = obs.get("stock_size", 0)
     gone: set[Card] = set(hand)
-    voids: list[set[str]] = [set() for _ in range(n)]
+    voids: list[set[str]] = [set() for _ in range(seats)]
     tricks = [x["cards"] for x in obs["tricks"]]
     for t in [*tricks, obs["trick"]]:
         if not t:
@@ -148,7 +165,7 @@ def read_table(obs: dict[str, Any]) -> Table:
     if n == 2 and stock:
         voids = [set(), set()]  # a draw may refill any suit
     if n == 3 and obs.get("trump_card"):
-        gone.add(card_of(obs["trump_card"]))  # three players: the turned card is out of play
+        gone.add(card_of(obs["trump_card"]))  # three playing: the turned card is out of play
     unseen = {(s, r) for s in SUITS for r in RANKS} - gone
     known: dict[Card, int] = {}
     for s, cards in enumerate(obs["shown"]):
@@ -162,22 +179,25 @@ def read_table(obs: dict[str, Any]) -> Table:
         known[upcard] = -1  # under the stock
     sung: set[str] = set()
     our_sang_20 = False
+    pairs = n == 4 and "out" not in obs
     for s, text in obs["declarations"]:
         if text == "sing 40":
             sung.add(trump)
         elif text.startswith("sing 20"):
             sung.add(text.split()[-1])
-            if s == seat or (n == 4 and s % 2 == seat % 2):
+            if s == seat or (pairs and s % 2 == seat % 2):
                 our_sang_20 = True
     trick = [(s, card_of(t)) for s, t in obs["trick"]]
     return Table(seat, n, trump, hand, unseen, known, voids, list(obs["hand_sizes"]), stock, trick,
-                 sung, our_sang_20, upcard)
+                 sung, our_sang_20, upcard, pairs, out)
 
 
 def choose(view: View, rng: random.Random) -> Action:
     """Declare the best cante, take the exchange, else play the best-scored card."""
     legal = view.legal_actions
     by_text = {a.text: a for a in legal}
+    if "out" in view.observation:
+        return choose_cabrero(view, rng)
     if "tute" in by_text:
         return by_text["tute"]
     if "sing 40" in by_text:
@@ -339,5 +359,63 @@ def lead_extras(t: Table, card: Card) -> float:
     else:
         extra += 0.5 * (3 - len(mine))
     if t.master(card):
-        extra += 3.0 if t.n == 4 else 1.0
+        extra += 3.0 if t.pairs else 1.0
     return extra
+
+
+# -- tute cabrero ----------------------------------------------------------------------
+
+HIGH_SHARE = 1.3
+"""Play for the top (*ir a más*) when own points and hand reach this many even shares."""
+FIRST_TRICK = 25.0
+"""What the first trick of the hand is worth to a player going low (without one he loses)."""
+
+
+def going_high(t: Table, obs: dict[str, Any]) -> bool:
+    """The plan: the top when what this seat has taken and holds is well above an even share
+    of the round's 130 points, else the bottom."""
+    taken: int = obs["points"][t.seat]
+    trumps = sum(1 for c in t.hand if c[0] == t.trump)
+    holding = sum(pts(c) for c in t.hand if t.master(c) or c[0] == t.trump) + 5 * trumps
+    return taken + holding >= HIGH_SHARE * 130 / t.n
+
+
+def choose_cabrero(view: View, rng: random.Random) -> Action:
+    """Cabrero: sing only going high (and never with every trick so far), then play by plan."""
+    legal = view.legal_actions
+    obs = view.observation
+    table = read_table(obs)
+    high = going_high(table, obs)
+    won = obs["tricks_won"]
+    capote_so_far = won[table.seat] == len(obs["tricks"]) and len(obs["tricks"]) > 0
+    sings = [a for a in legal if a.kind == "sing"]
+    if sings and high and not capote_so_far:
+        return sings[0]
+    plays = [a for a in legal if a.kind == "play" and a.card is not None]
+    if not plays:
+        rest = [a for a in legal if a.kind != "sing"]
+        return rest[0] if rest else legal[0]
+    cards = [card_of(a.card.text) for a in plays if a.card is not None]
+    if high:
+        scores = {c: play_score(table, c) for c in cards}
+    else:
+        need_trick = won[table.seat] == 0
+        scores = {c: low_score(table, c, need_trick) for c in cards}
+    top = max(scores.values())
+    best = [c for c in cards if scores[c] >= top - 1e-9]
+    by_text = {a.text: a for a in legal}
+    choices = [by_text["play " + text_of(c)] for c in best]
+    return choices[0] if len(choices) == 1 else rng.choice(choices)
+
+
+def low_score(t: Table, card: Card, need_trick: bool) -> float:
+    """Going low: lose the points on the table, shed point cards on others' tricks, and take
+    one cheap trick while this seat has none."""
+    p = win_chance(t, card)
+    on_table = sum(pts(c) for _, c in t.trick) + pts(card)
+    value = -p * on_table + (1 - p) * 0.5 * pts(card)
+    if need_trick:
+        value += p * FIRST_TRICK
+    if all(size <= 1 for size in t.hand_sizes):
+        value -= p * 10  # the last trick's ten
+    return value
