@@ -11,6 +11,9 @@ or a seat when everyone plays alone); that is what a match's result is.  Each
 player meets each *opponent* (every seat of another side; a partner is not an
 opponent) in one game: 1 for a win, 0 for a loss, and 0.5 between two sides
 that both lost (three players alone: the two losers draw) or when no one won.
+A match that ends with places instead of one winner (Tute cabrero: the players
+left share the first place, those put out follow in the order they went out)
+counts each pair of seats by place: 1 to the better place, 0.5 to an equal one.
 The whole match is one rating period, every rating taken from before it, so
 the order in which seats are counted does not matter.  In a partnership
 both partners get the same games against the same two opponents.
@@ -67,17 +70,34 @@ class MatchResult:
     winner: int | None
     single_hand: bool = False
     """A table of one hand (a duplicate board): no match, so no result and no rating."""
+    places: tuple[int, ...] | None = None
+    """Each seat's place (1 best, equal places shared) for a match that ends with places, not
+    one winner (Tute cabrero's ``state.places``); None otherwise."""
 
     @classmethod
     def of(cls, table: Table) -> MatchResult:
         """The result of a finished table's match."""
         game = table.game
+        places = getattr(table.state, "places", None)
         return cls(table.id, game.name, [dict(info) for info in table.stored.seats],
                    [game.side_of(seat) for seat in range(game.num_players)],
-                   getattr(table.state, "winner", None), table.stored.single_hand)
+                   getattr(table.state, "winner", None), table.stored.single_hand,
+                   None if places is None else tuple(places))
+
+    def result(self, seat: int) -> float:
+        """``seat``'s own result: 1 won, 0 lost, 0.5 drawn (no winner, or every seat placed first)."""
+        if self.places is not None:
+            if min(self.places) == max(self.places):
+                return 0.5
+            return 1.0 if self.places[seat] == 1 else 0.0
+        return 1.0 if self.winner == self.sides[seat] else 0.5 if self.winner is None else 0.0
 
     def score(self, seat: int, other: int) -> float:
-        """``seat``'s score against an opponent ``other``: 1, 0 or 0.5 (both lost, or no winner)."""
+        """``seat``'s score against an opponent ``other``: 1, 0 or 0.5 (both lost, or no winner);
+        by place when the match has places (the better place 1, an equal one 0.5)."""
+        if self.places is not None:
+            mine, theirs = self.places[seat], self.places[other]
+            return 1.0 if mine < theirs else 0.0 if mine > theirs else 0.5
         if self.winner == self.sides[seat]:
             return 1.0
         if self.winner == self.sides[other]:
@@ -127,7 +147,7 @@ def rate_match(store: Store, match: MatchResult) -> None:
                                  if row is not None else (Rating(), 0))
         rated = match.rated()
         for seat, player_id in people.items():
-            result = 1.0 if match.winner == match.sides[seat] else 0.5 if match.winner is None else 0.0
+            result = match.result(seat)
             values: dict[str, Any] = {"result": result}
             if rated:
                 old, count = before[player_id]

@@ -251,6 +251,7 @@ class Table:
             "game": game.name,
             "title": game.title,
             "players": game.num_players,
+            "partnerships": game.partnerships,
             "preset": game.preset,
             "options": dict(game.options),
             "deck": deck_style(game.deck),

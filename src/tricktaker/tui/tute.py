@@ -79,6 +79,21 @@ class TuteScreen(Screen):
         """Three players, each alone: the turned trump card lies out of play."""
         return self.game.num_players == 3
 
+    @property
+    def cabrero(self) -> bool:
+        """Tute cabrero: each alone, the middle loses, lost hands put a player out."""
+        return bool(getattr(self.game, "cabrero", False))
+
+    def turned(self, obs: JSON) -> bool:
+        """Three at the table (three players, or a cabrero table of four with one put out): the
+        turned trump card lies out of play."""
+        return self.three or (self.cabrero and sum(obs.get("out") or ()) == 1)
+
+    @property
+    def score_label(self) -> str:
+        """What the match score counts: rounds won, or (cabrero) hands lost."""
+        return "Lost hands" if self.cabrero else "Rounds"
+
     # -- words ---------------------------------------------------------------------------
 
     def cante(self, text: str, trump: str) -> Text:
@@ -94,6 +109,8 @@ class TuteScreen(Screen):
         return join(Text.assemble(f"{self.seats.short(s)} ", self.cante(t, trump)) for s, t in declarations)
 
     def match_target(self) -> str:
+        if self.cabrero:
+            return f"out at {self.game.options['losses_out']} lost"
         return f"first to {self.game.options['rounds_to_win']}"
 
     # -- the status panel ------------------------------------------------------------------
@@ -101,7 +118,7 @@ class TuteScreen(Screen):
     def trumps_line(self, obs: JSON) -> Text:
         line = self.suit(obs["trump"])
         card = obs["trump_card"]
-        if self.three:
+        if self.turned(obs):
             line.append("   turned card ")
             line.append_text(self.look.card(card))
             line.append(" (out of play)", style="dim")
@@ -162,7 +179,7 @@ class TuteScreen(Screen):
     def status(self, obs: JSON) -> Panel:
         """The table as the seat sees it: rounds, trumps, points, cantes, the trick on the table."""
         grid = self.grid()
-        grid.add_row("Rounds", self.standing(obs["scores"]))
+        grid.add_row(self.score_label, self.standing(obs["scores"]))
         grid.add_row("Trumps", self.trumps_line(obs))
         grid.add_row("Points", self.points_line(obs))
         if obs["declarations"]:
@@ -274,10 +291,14 @@ class TuteScreen(Screen):
         game = self.game
         opts = game.options
         defaults = type(game).default_options()
-        rules = ["habanero, two players" if self.two else "three players, each alone" if self.three
-                 else "pairs",
-                 f"first to {opts['rounds_to_win']} rounds"]
-        if not opts["tute"]:
+        if self.cabrero:
+            rules = [f"cabrero, {game.num_players} players each alone, the middle loses",
+                     f"out at {opts['losses_out']} lost hands"]
+        else:
+            rules = ["habanero, two players" if self.two else "three players, each alone" if self.three
+                     else "pairs",
+                     f"first to {opts['rounds_to_win']} rounds"]
+        if not opts["tute"] and not self.cabrero:
             rules.append("no tute")
         elif opts["tute_sotas"]:
             rules.append("four sotas make tute too")
@@ -303,7 +324,7 @@ class TuteScreen(Screen):
         leader = seats.after(dealer)
         self.hand_rule(obs["hand_number"] + 1, seats.per_side(obs["scores"]).plain)
         line = Text(capital(seats.says(dealer, "deals", "deal")))
-        if self.two or self.three:
+        if self.two or self.turned(obs):
             line.append("; upcard " if self.two else f"; {'turn' if dealer == seats.me else 'turns'} ")
         else:
             line.append(f", {'show' if dealer == seats.me else 'shows'} ")
@@ -312,6 +333,9 @@ class TuteScreen(Screen):
         line.append_text(self.suit(obs["trump"]))
         line.append(" are trumps. ")
         line.append(capital(seats.says(leader, "leads", "lead")) + ".")
+        out = [seats.short(s) for s, gone in enumerate(obs.get("out") or ()) if gone]
+        if out:
+            line.append(f" Out of the match: {', '.join(out)}.", style="dim")
         self.out.print(line)
 
     def narrate(self, seat: int, action: Action, before: JSON, after: JSON, finished: bool) -> None:
@@ -404,6 +428,14 @@ class TuteScreen(Screen):
         if last is not None:
             grid.add_row("Last trick", Text(f"{seats.side(last)} +{LAST_TRICK}"))
         grid.add_row("Points", seats.per_side(previous["points"]))
+        if self.cabrero:
+            grid.add_row("Tricks", seats.per_side(previous["tricks"], bold=False))
+            grid.add_row("Losers", self.losers_text(previous))
+            if previous["put_out"]:
+                grid.add_row("Put out", Text(", ".join(seats.short(s) for s in previous["put_out"]),
+                                             style="bold red"))
+            grid.add_row(self.score_label, self.standing(previous["scores"]))
+            return Panel(grid, title=title, title_align="left", box=box.ROUNDED, expand=False)
         winner = previous["round_winner"]
         points = previous["points"]
         if previous["tute"] is not None:
@@ -420,9 +452,50 @@ class TuteScreen(Screen):
         grid.add_row("Rounds", self.standing(previous["scores"]))
         return Panel(grid, title=title, title_align="left", box=box.ROUNDED, expand=False)
 
+    def losers_text(self, previous: JSON) -> Text:
+        """Cabrero: who lost the round, and why (as the engine's result says)."""
+        seats = self.seats
+        losers = previous["losers"]
+        names = ", ".join(seats.short(s) for s in losers)
+        capote = previous["capote"]
+        if capote is not None:
+            why = (f"{seats.short(capote)} took every trick after a cante" if losers == [capote]
+                   else f"capote by {seats.short(capote)}")
+        elif any(previous["tricks"][s] == 0 for s in losers):
+            why = "no trick"
+        else:
+            why = "the middle" + (", equal points" if len({previous["points"][s] for s in losers})
+                                  < len(losers) or len(losers) > 2 else "")
+        return Text.assemble((names, "bold"), f" ({why})")
+
+    def cabrero_verdict(self, obs: JSON) -> Text:
+        """Cabrero, the match over: who is left (the winners), from ``places``."""
+        places = obs["places"]
+        best = [s for s, p in enumerate(places) if p == 1]
+        mine = self.seats.me is not None and self.seats.me in best
+        names = " and ".join("You" if s == self.seats.me else self.seats.short(s) for s in best)
+        verb = "win" if len(best) > 1 or mine else "wins"
+        return Text(f"{names} {verb} the match", style="bold green" if mine or self.seats.me is None
+                    else "bold red")
+
+    def finale(self, obs: JSON) -> None:
+        if self.cabrero and obs.get("places"):
+            verdict = self.cabrero_verdict(obs)
+            verdict.append(f"   lost {self.seats.per_side(obs['scores']).plain}")
+            self.final_panel(verdict, self.match_over_title(obs))
+            return
+        super().finale(obs)
+
+    def verdict(self, obs: JSON, over: bool) -> Text:
+        if self.cabrero and over and obs.get("places"):
+            verdict = Text("Match over: ", style="bold green").append_text(self.cabrero_verdict(obs))
+            verdict.append("   ")
+            return verdict.append_text(self.standing(obs["scores"]))
+        return super().verdict(obs, over)
+
     def show_score(self, obs: JSON) -> None:
         grid = self.grid()
-        grid.add_row("Rounds", self.standing(obs["scores"]))
+        grid.add_row(self.score_label, self.standing(obs["scores"]))
         grid.add_row("This round", self.points_line(obs))
         if obs["declarations"]:
             grid.add_row("Sung", self.cantes(obs["declarations"], obs["trump"]))
@@ -449,8 +522,8 @@ class TuteScreen(Screen):
         dealer = start["dealer"]
         out.print(f"Dealer {seats.full(dealer)}; {seats.full(seats.after(dealer))} leads.")
         line = Text("Trumps ").append_text(self.suit(start["trump"]))
-        line.append(": the upcard is " if self.two else ": the turned card (out of play) is " if self.three
-                    else ": the dealer's last card is ")
+        line.append(": the upcard is " if self.two else ": the turned card (out of play) is "
+                    if self.turned(start) else ": the dealer's last card is ")
         out.print(line.append_text(look.card(start["trump_card"])))
         deal = self.grid()
         for seat in seats.seat_order:
@@ -517,6 +590,10 @@ class TuteStats(SimStats):
     ties: int = 0
     ties_to_last_trick: int = 0
     last_trick_wins: int = 0
+    losers: Counter[int] = field(default_factory=Counter)
+    """Cabrero: rounds each seat lost."""
+    loss_reasons: Counter[str] = field(default_factory=Counter)
+    """Cabrero: rounds lost to a capote, to a player without a trick, to the middle."""
 
     BUCKET = 20
 
@@ -531,6 +608,11 @@ class TuteStats(SimStats):
             self.point_sums[side] += p
         winner = result["round_winner"]
         self.winners[winner] += 1
+        if "losers" in result:  # cabrero
+            for seat in result["losers"]:
+                self.losers[seat] += 1
+            self.loss_reasons["capote" if result["capote"] is not None else "no trick"
+                              if any(result["tricks"][s] == 0 for s in result["losers"]) else "middle"] += 1
         declarations = result["declarations"]
         self.cantes_per_round[sum(1 for _, t in declarations if t != "tute")] += 1
         for _, text in declarations:
@@ -543,10 +625,24 @@ class TuteStats(SimStats):
         if winner is not None and winner == result["last_trick"]:
             self.last_trick_wins += 1
 
+    def match_over(self, obs: JSON, hands: int) -> None:
+        places = obs.get("places")
+        if not places:
+            super().match_over(obs, hands)
+            return
+        self.matches += 1  # cabrero: each seat left at the end won it
+        self.match_hands += hands
+        for seat, place in enumerate(places):
+            if place == 1:
+                self.match_winners[self.seats.side(seat)] += 1
+
     def print(self, out: Console, game: Game, args: argparse.Namespace, elapsed: float) -> None:
         self.header(out, game, args, elapsed)
         seats, n = self.seats, self.hands
         sides = list(range(len(self.points)))
+        if getattr(game, "cabrero", False):
+            self.print_cabrero(out, args, sides)
+            return
 
         table = Table(title="Round winners", title_justify="left", box=box.SIMPLE_HEAD)
         table.add_column("side", style="cyan")
@@ -590,5 +686,24 @@ class TuteStats(SimStats):
                                 f" ({pct(self.ties, n)}); {settled}"))
         out.print(Text.assemble("Last trick         the side that took it won ",
                                 (pct(self.last_trick_wins, n), "bold"), " of the rounds"))
+        if args.matches:
+            self.print_matches(out)
+
+    def print_cabrero(self, out: Console, args: argparse.Namespace, sides: list[int]) -> None:
+        """Cabrero: who lost the rounds and why, and the mean points."""
+        n = self.hands
+        table = Table(title="Round losers", title_justify="left", box=box.SIMPLE_HEAD)
+        table.add_column("seat", style="cyan")
+        table.add_column("rounds lost", justify="right")
+        table.add_column("share", justify="right")
+        table.add_column("mean points", justify="right")
+        for side in sides:
+            table.add_row(self.seats.side(side), str(self.losers[side]), pct(self.losers[side], n),
+                          f"{self.point_sums[side] / n:.1f}")
+        out.print(table)
+        reasons = join(Text.assemble((f"{k}: ", "cyan"), pct(v, n))
+                       for k, v in sorted(self.loss_reasons.items()))
+        out.print(Text("Lost to            ").append_text(reasons))
+        out.print(Text("Cantes per round   ").append_text(self.shares(self.cantes_per_round, n)))
         if args.matches:
             self.print_matches(out)

@@ -137,6 +137,11 @@ export function infoRows(obs, c) {
     if (obs.stock_size != null) add(t("stock", { n: "" }).replace(/[:\s]+$/, ""), String(obs.stock_size));
     if (c.players === 2 && obs.stock_size === 0 && obs.phase === "play") add("arrastre", t("arrastre"));
     add(t("points"), c.perSide(obs.points || []));
+    if (obs.out) {  // tute cabrero: lost hands per seat, and who is out of the match
+      add(t("lostHands"), `${c.perSide(obs.scores || [])} · ${t("outAt", { n: c.options.losses_out })}`);
+      const out = obs.out.map((gone, seat) => (gone ? c.seatName(seat) : null)).filter((n) => n != null);
+      if (out.length) add(t("outOfMatch"), out.join(", "));
+    }
     if (obs.declarations && obs.declarations.length) {
       add(t("cantes"), obs.declarations.map(([s, a]) => `${c.seatName(s)}: ${cante(a, c)}`).join("<br>"));
     }
@@ -239,6 +244,17 @@ export function handSummary(prev, c) {
     if (prev.tute != null) lines.push(`<b>${t("tute")}</b>: ${c.sideName(prev.tute)}`);
     if (prev.last_trick != null) lines.push(t("lastTrickBonus", { name: c.sideName(prev.last_trick) }));
     if (prev.round_winner != null) lines.push(`<b>${c.winnerText(prev.round_winner)}</b>`);
+    if (prev.losers) {  // tute cabrero: who lost the round, and why, as the engine's result says
+      const names = prev.losers.map((s) => c.seatName(s)).join(", ");
+      const why = prev.capote != null
+        ? (prev.losers.length === 1 && prev.losers[0] === prev.capote ? "lostCapoteSang" : "lostCapote")
+        : prev.losers.some((s) => prev.tricks[s] === 0) ? "lostNoTrick" : "lostMiddle";
+      lines.push(`${t("tricks")}: ${per(prev.tricks)}`);
+      lines.push(`<b>${t(why, { names, name: prev.capote != null ? c.seatName(prev.capote) : "" })}</b>`);
+      if (prev.put_out && prev.put_out.length) {
+        lines.push(t("putOut", { names: prev.put_out.map((s) => c.seatName(s)).join(", ") }));
+      }
+    }
   } else if (MARRIAGE_GAMES.has(c.game)) {
     if (prev.trump) lines.push(`${t("trump")}: ${c.suit(prev.trump)}`);
     if (prev.marriages && prev.marriages.length) {

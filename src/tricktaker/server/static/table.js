@@ -320,7 +320,13 @@ function trackHands(before, obs) {
 // ------------------------------------------------------------ naming
 
 const players = () => (S.obs && S.obs.players) || (S.table && S.table.players) || 4;
-const sideOf = (seat) => (players() === 4 ? seat % 2 : seat);
+/** Partners sit opposite: four players, unless each plays alone (Tute cabrero: the table says so). */
+const partners = () => {
+  if (S.obs && S.obs.out) return false;
+  if (S.table && S.table.partnerships != null) return S.table.partnerships;
+  return players() === 4;
+};
+const sideOf = (seat) => (partners() ? seat % 2 : seat);
 const base = () => S.seat ?? 0;
 const offset = (seat) => ((seat - base()) % players() + players()) % players();
 
@@ -337,19 +343,19 @@ function seatName(seat) {
   const pos = position(seat);
   if (pos === "bottom") return t("you");
   if (players() === 2) return t("opponent");
-  if (pos === "top") return t("partner");
+  if (pos === "top") return t(partners() ? "partner" : "across");
   return t(pos);
 }
 
 function sideName(side) {
-  if (players() !== 4) return seatName(side);
+  if (!partners()) return seatName(side);
   if (S.seat != null) return side === sideOf(S.seat) ? t("us") : t("them");
   return t("seatsPair", { a: side, b: side + 2 });
 }
 
 /** Who won, as a whole sentence of the page's language ("We win.", "Ganan ellos."). */
 function winnerText(side) {
-  if (players() === 4) {
+  if (partners()) {
     if (S.seat != null) return t(side === sideOf(S.seat) ? "weWin" : "theyWin");
     return t("pairWins", { a: side, b: side + 2 });
   }
@@ -552,7 +558,8 @@ function renderSeats() {
     box.className = "seat";
     box.dataset.seat = String(seat);
     if (o.current_player === seat && !S.over) box.classList.add("turn");
-    if (S.seat != null && players() === 4 && sideOf(seat) === sideOf(S.seat)) box.classList.add("ours");
+    if (S.seat != null && partners() && sideOf(seat) === sideOf(S.seat)) box.classList.add("ours");
+    if (o.out && o.out[seat]) box.classList.add("out");
     const info = S.table && S.table.seats ? S.table.seats[seat] : null;
     const away = S.presence && info && info.kind === "human" && !S.presence[seat];
     const who = info ? (info.kind === "bot" ? `${ICON_BOT} ${esc(botLabel(info.bot))}`
@@ -1001,7 +1008,12 @@ function renderOver() {
   const single = Boolean(S.table && S.table.single_hand);
   $("over-title").textContent = t(single ? "handOver" : "matchOver");
   let text = single ? "" : t("matchOver");
-  if (o.winner != null && !single) {
+  if (o.places && !single) {
+    // several may win together (Tute cabrero: the players left): the first place
+    const best = o.places.map((p, seat) => (p === 1 ? seat : null)).filter((seat) => seat != null);
+    text = S.seat != null ? t(o.places[S.seat] === 1 ? "youWin" : "youLose")
+      : t("seatsWin", { names: best.map(seatName).join(", ") });
+  } else if (o.winner != null && !single) {
     text = S.seat != null ? (sideOf(S.seat) === o.winner ? t("youWin") : t("youLose")) : winnerText(o.winner);
   }
   $("over-winner").textContent = text;
