@@ -26,6 +26,7 @@ VARIANTS = {
     "tute-variants": ("tute", {"rounds_to_win": 1, "tute_sotas": True, "must_declare": True}),
     "tute-habanero-anytime": ("tute", {"players": 2, "rounds_to_win": 1, "exchange_anytime": True}),
     "tute-three": ("tute", {"players": 3, "rounds_to_win": 1}),
+    "tute-cabrero": ("tute", {"preset": "cabrero", "losses_out": 1}),
     "marjapussi": ("marjapussi", {"preset": "short"}),
     "marjapussi-ordered": ("marjapussi", {"preset": "short", "declaration_order": "whole_first",
                                           "lead_from_marriage": True, "clubs_ace_opens": True}),
@@ -60,7 +61,8 @@ def test_every_bot_plays_a_whole_match_of_every_variant(variant: str) -> None:
     for table in tables:
         state = play_match(game, table, seed=3)
         assert state.is_over()
-        assert state.winner is not None or getattr(state, "draw", False)
+        # a decided match: one winner, a draw, or (Tute cabrero) places with shared winners
+        assert state.winner is not None or getattr(state, "draw", False) or getattr(state, "places", None)
 
 
 @pytest.mark.parametrize("spec", ["pimc:worlds=3", "ismcts:iterations=30"])
@@ -254,5 +256,9 @@ def test_warm_up_solves_an_endgame_of_every_variant(variant: str, monkeypatch: p
     real = solver.solve
     monkeypatch.setattr(solver, "solve", lambda state: solved.append(state) or real(state))
     name, options = VARIANTS[variant]
-    pimc_module.warm_up(tt.new_game(name, **options))
+    game = tt.new_game(name, **options)
+    pimc_module.warm_up(game)
+    if getattr(game, "cabrero", False):  # never solved: the solver refuses Tute cabrero
+        assert solved == []
+        return
     assert len(solved) == 1 and solved[0].phase in ("play", "declare", "answer")

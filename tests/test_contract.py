@@ -20,6 +20,8 @@ VARIANTS = {
     "tute-variants": ("tute", {"tute_sotas": True, "must_declare": True}),
     "tute-habanero-anytime": ("tute", {"players": 2, "exchange_anytime": True}),
     "tute-three": ("tute", {"players": 3}),
+    "tute-cabrero": ("tute", {"preset": "cabrero"}),
+    "tute-cabrero-three": ("tute", {"preset": "cabrero", "players": 3}),
     "marjapussi": ("marjapussi", {}),
     "marjapussi-ordered": ("marjapussi", {"declaration_order": "whole_first", "lead_from_marriage": True,
                                           "clubs_ace_opens": True, "pip_tie_carries": True}),

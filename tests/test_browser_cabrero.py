@@ -1,0 +1,48 @@
+"""Tute cabrero in the browser and the server: a table each alone, losers, places (issue 24)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+from browser_helpers import TIMEOUT_MS, observation, require_browser, take_turn, wait_my_turn
+
+require_browser()
+
+from playwright.sync_api import Page, expect  # noqa: E402
+from server_helpers import Running  # noqa: E402
+
+import tricktaker as tt  # noqa: E402
+
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+def test_cabrero_a_table_of_four_each_alone_plays_to_the_end_in_the_browser(
+        server: Running, new_page: Callable[..., Page]) -> None:
+    """Four seats each alone: the seat across is not a partner, a finished round names its
+    losers and why, and the match ends with places (the survivors win together)."""
+    created = server.create("tute", ["human", "rules", "rules", "rules"], preset="cabrero",
+                            options={"losses_out": 2})
+    table_id = created["id"]
+    info = server.http.get(f"/api/tables/{table_id}").json()
+    assert info["partnerships"] is False and info["options"]["mode"] == "cabrero"
+    page = new_page()
+    page.goto(f"{server.url}/t/{table_id}#token={created['seats'][0]['token']}")
+    wait_my_turn(page)
+    assert observation(page)["out"] == [False] * 4
+    expect(page.locator("#pos-top .seat-name")).to_have_text("Across")
+    expect(page.locator(".seat.ours")).to_have_count(0)
+    rng = random.Random(5)
+    while page.evaluate("() => document.body.dataset.over") != "true":
+        wait_my_turn(page)
+        if page.evaluate("() => document.body.dataset.over") == "true":
+            break
+        take_turn(page, rng)
+    history = page.get_by_test_id("history")
+    expect(history).to_contain_text(re.compile(r"The middle loses|No trick|Capote|after singing"))
+    record = tt.load(server.http.get(f"/api/tables/{table_id}/record").text)
+    places = record.places
+    assert places is not None and record.is_over()
+    # several may win together: the page reads the places, not a single winner
+    expect(page.locator("#over-winner")).to_have_text("You win!" if places[0] == 1 else "You lose.")
