@@ -53,6 +53,8 @@ def play_capote(state: tt.State, sing: bool, seed: int = 0) -> None:
 
 def losers_by_the_rules(res: dict, seats: list[int]) -> list[int]:
     """Who loses a cabrero hand, from its public result alone (the second reading)."""
+    if res["tute"] is not None:
+        return [s for s in seats if s != res["tute"]]
     tricks, points = res["tricks"], res["points"]
     total = sum(tricks)
     sang = {seat for seat, _ in res["declarations"]}
@@ -99,12 +101,32 @@ def test_cabrero_capote_after_a_cante_its_taker_alone_loses():
     assert res["points"] == [0, 0, 120 + 10 + 40]
 
 
-def test_cabrero_no_tute_declaration_and_the_winner_alone_is_asked():
+def test_cabrero_the_winner_alone_is_asked_to_declare():
     state = cabrero(3).new_hand(deal=CAPOTE_DEAL, dealer=0)
     run(state, "2:1O 1:12C 0:6E", auto_pass=False)
     assert state.phase == "declare" and state.current_player == 2
     assert legal(state) == ["sing 40", "pass"]
     assert_illegal(state, "tute", "tute")
+
+
+# Dealer 0, trumps bastos (the turned 2B).  Seat 2 holds the four reyes and the as of oros.
+TUTE_DEAL = [
+    "7O 6O 5O 4O 2O 3C 11C 10C 7C 6C 5C 4C 11B",
+    "3O 11O 10O 1C 1E 3E 11E 10E 7E 6E 5E 4E 2E",
+    "1O 12O 12C 12E 12B 1B 3B 2C 10B 7B 6B 5B 4B",
+    "2B",
+]
+
+
+def test_cabrero_tute_ends_the_hand_and_every_other_player_loses():
+    state = cabrero(3).new_hand(deal=TUTE_DEAL, dealer=0)
+    run(state, "2:1O 1:3O 0:7O", auto_pass=False)
+    assert state.current_player == 2 and legal(state) == ["tute", "pass"]
+    run(state, "2:tute", auto_pass=False)
+    res = result(state)
+    assert state.is_over() and res["tute"] == 2 and res["capote"] is None
+    assert res["losers"] == [0, 1] and state.scores == (1, 1, 0) and res["points"] == [0, 0, 21]
+    assert cabrero(3, tute=False).new_hand(deal=TUTE_DEAL, dealer=0).game.tute_sets == ()
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -19,6 +19,11 @@ texts leave open, and how this module settles them:
   out of play (no exchange for it); each plays alone under the pairs duties;
   after a trick only its winner is asked to declare.  Equal top points go to
   the last trick's winner only if he is among them (``tie_last_trick``).
+- Tute cabrero (``mode="cabrero"``, after tute.com.ar's regulation and FAQ): three or
+  four each alone, dealt as pairs or three players are; a hand has losers (a tute
+  declared: everyone else; a capote: the others, or its taker alone if he sang; else
+  the players without a trick; else the middle places, ties sharing them); four lost
+  hands put a player out (no cards, skipped), and fewer than three left end the match.
 - Variants from the seed text, each an option (default off): ``tute_sotas``
   (four sotas make tute too), ``must_declare`` (pairs: a player asked to
   declare who can, must; he may pass only with nothing left to declare) and
@@ -161,9 +166,10 @@ points: the side that won the last trick, if it is one of them (option tie_last_
 first side to win rounds_to_win rounds (3).
 
 Tute cabrero (mode=cabrero, preset cabrero; players 3 or 4, each alone): dealt, played and
-sung as above (three at the table: 13 each and a turned card), but no tute, and a hand has
-losers, not a winner: if one player takes every trick (capote) the others lose, or he alone
-if he sang; else every player without a trick loses; else the middle (of three the second,
+sung as above (three at the table: 13 each and a turned card), but a hand has losers, not a
+winner: a player who declares tute ends the hand and everyone else loses; if one player takes
+every trick (capote) the others lose, or he alone if he sang; else every player without a
+trick loses; else the middle (of three the second,
 of four the second and third; players tied on points share the places they cover).  Each
 loss is a mark; losses_out marks (4) put a player out (no more cards, the turn passes him
 by), and the match ends when fewer than three are left: they win it together.
@@ -178,9 +184,8 @@ Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
             raise OptionError("tute cabrero is for three or four players (option players 3 or 4), not two")
         self.partnerships = self.num_players == 4 and not self.cabrero
         sets = (KINGS, KNIGHTS, SOTAS) if self.options["tute_sotas"] else (KINGS, KNIGHTS)
-        self.tute_sets: tuple[int, ...] = sets if self.options["tute"] and not self.cabrero else ()
-        """The four cards of one rank that make tute in one hand (none when option ``tute`` is off,
-        and none in cabrero, whose rule texts name no tute)."""
+        self.tute_sets: tuple[int, ...] = sets if self.options["tute"] else ()
+        """The four cards of one rank that make tute in one hand (none when option ``tute`` is off)."""
 
     def pile_sizes(self, dealer: int, out: int = 0) -> list[int]:
         """Four at the table (pairs, or cabrero with everyone in): four hands (the dealer's 9) and
@@ -717,7 +722,8 @@ class TuteState(TrumpTrickState):
         if over:
             in_seats = [s for s in range(self.num_players) if not self._out >> s & 1]
             self._winner = in_seats[0] if len(in_seats) == 1 else None
-        capote = next((s for s in range(self.num_players) if self._tricks_won[s] == len(self._tricks)), None)
+        capote = None if self._tute_by is not None else next(
+            (s for s in range(self.num_players) if self._tricks_won[s] == len(self._tricks)), None)
         result: JSON = {
             "trump": self.trump,
             "points": points,
@@ -725,7 +731,7 @@ class TuteState(TrumpTrickState):
             "tricks": list(self._tricks_won),
             "declarations": [[s, a.text] for s, a in self._declarations],
             "last_trick": self._last_trick_side,
-            "tute": None,
+            "tute": self._tute_by,
             **({"out_of_play": self._card(self._upcard).text} if self._playing == 3 else {}),
             "capote": capote,
             "losers": losers,
@@ -743,12 +749,15 @@ class TuteState(TrumpTrickState):
     def _cabrero_losers(self, points: list[int]) -> list[int]:
         """The seats that lose a cabrero hand, in seat order.
 
-        A capote (one player took every trick): the others lose, unless he sang this
-        hand, and then he alone loses.  Else every player without a trick loses.  Else
+        Tute declared: every other player loses.  A capote (one player took every trick):
+        the others lose, unless he sang this hand, and then he alone loses.  Else every
+        player without a trick loses.  Else
         the middle places lose (of three the second, of four the second and third), a
         player whose points tie with others sharing every place they cover.
         """
         seats = [s for s in range(self.num_players) if not self._out >> s & 1]
+        if self._tute_by is not None:
+            return [s for s in seats if s != self._tute_by]
         tricks = self._tricks_won
         capote = next((s for s in seats if tricks[s] == len(self._tricks)), None)
         if capote is not None:

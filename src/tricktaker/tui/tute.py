@@ -298,7 +298,7 @@ class TuteScreen(Screen):
             rules = ["habanero, two players" if self.two else "three players, each alone" if self.three
                      else "pairs",
                      f"first to {opts['rounds_to_win']} rounds"]
-        if not opts["tute"] and not self.cabrero:
+        if not opts["tute"]:
             rules.append("no tute")
         elif opts["tute_sotas"]:
             rules.append("four sotas make tute too")
@@ -458,7 +458,9 @@ class TuteScreen(Screen):
         losers = previous["losers"]
         names = ", ".join(seats.short(s) for s in losers)
         capote = previous["capote"]
-        if capote is not None:
+        if previous["tute"] is not None:
+            why = f"{seats.short(previous['tute'])} declared tute"
+        elif capote is not None:
             why = (f"{seats.short(capote)} took every trick after a cante" if losers == [capote]
                    else f"capote by {seats.short(capote)}")
         elif any(previous["tricks"][s] == 0 for s in losers):

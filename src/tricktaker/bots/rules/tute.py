@@ -25,8 +25,9 @@ Phases (``shared/RULES.md``, section Tute; ``docs/rules/tute.md``):
   arrastre (lead trumps when strong in them, to draw the opponents' trumps)
   and a small wish to shorten short side suits.
 
-**Tute cabrero** (``mode="cabrero"``, each alone, the middle loses): points are not
-the aim, so the policy first picks a plan from its own points and hand: *ir a más*
+**Tute cabrero** (``mode="cabrero"``, each alone, the middle loses): tute is declared
+at once (everyone else loses the hand); otherwise points are not the aim, so the policy
+first picks a plan from its own points and hand: *ir a más*
 (finish on top: the card play above, cantes sung) when what it holds and has taken is
 well above an even share, else *ir a menos* (finish at the bottom: pass on cantes, take
 as few points as possible, but win one cheap trick, since a player without a trick
@@ -388,6 +389,8 @@ def choose_cabrero(view: View, rng: random.Random) -> Action:
     high = going_high(table, obs)
     won = obs["tricks_won"]
     capote_so_far = won[table.seat] == len(obs["tricks"]) and len(obs["tricks"]) > 0
+    if any(a.kind == "tute" for a in legal):
+        return next(a for a in legal if a.kind == "tute")  # it ends the hand: everyone else loses
     sings = [a for a in legal if a.kind == "sing"]
     if sings and high and not capote_so_far:
         return sings[0]

@@ -241,16 +241,17 @@ export function handSummary(prev, c) {
     if (prev.declarations && prev.declarations.length) {
       lines.push(`${t("cantes")}: ${prev.declarations.map(([s, a]) => `${c.seatName(s)} ${cante(a, c)}`).join(", ")}`);
     }
-    if (prev.tute != null) lines.push(`<b>${t("tute")}</b>: ${c.sideName(prev.tute)}`);
+    if (prev.tute != null && !prev.losers) lines.push(`<b>${t("tute")}</b>: ${c.sideName(prev.tute)}`);
     if (prev.last_trick != null) lines.push(t("lastTrickBonus", { name: c.sideName(prev.last_trick) }));
     if (prev.round_winner != null) lines.push(`<b>${c.winnerText(prev.round_winner)}</b>`);
     if (prev.losers) {  // tute cabrero: who lost the round, and why, as the engine's result says
       const names = prev.losers.map((s) => c.seatName(s)).join(", ");
-      const why = prev.capote != null
+      const why = prev.tute != null ? "lostTute" : prev.capote != null
         ? (prev.losers.length === 1 && prev.losers[0] === prev.capote ? "lostCapoteSang" : "lostCapote")
         : prev.losers.some((s) => prev.tricks[s] === 0) ? "lostNoTrick" : "lostMiddle";
       lines.push(`${t("tricks")}: ${per(prev.tricks)}`);
-      lines.push(`<b>${t(why, { names, name: prev.capote != null ? c.seatName(prev.capote) : "" })}</b>`);
+      const who = prev.tute != null ? prev.tute : prev.capote;
+      lines.push(`<b>${t(why, { names, name: who != null ? c.seatName(who) : "" })}</b>`);
       if (prev.put_out && prev.put_out.length) {
         lines.push(t("putOut", { names: prev.put_out.map((s) => c.seatName(s)).join(", ") }));
       }
