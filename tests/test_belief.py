@@ -9,7 +9,7 @@ import pytest
 
 import tricktaker as tt
 from tricktaker.bots import PimcBot, make_bot, parse_bot, view_of
-from tricktaker.bots.belief import log_likelihood, rewound, weighted_worlds
+from tricktaker.bots.belief import effective_size, log_likelihood, rewound, tempering, weighted_worlds
 from tricktaker.engine import State
 
 
@@ -81,6 +81,36 @@ def test_resampling_draws_worlds_in_proportion_to_their_weight() -> None:
 
     uniform = weighted_worlds(view, random.Random(5), count=8, pool=4, trust=0.8, weigh=even)
     assert len({id(w) for w in uniform}) == 8  # equal weights: every 4th world of the pool
+
+
+def test_tempering_keeps_the_effective_number_of_worlds_asked_for() -> None:
+    """One world 20 times likelier per each of 3 mismatches of the others: nearly one
+    effective world at full weight; tempered, at least the share asked for, in the same order."""
+    logs = [0.0] + [-3 * math.log(20)] * 35
+    assert effective_size(logs, 1.0) < 1.1
+    assert effective_size(logs, 0.0) == pytest.approx(36)
+    power = tempering(logs, 12)
+    assert 0 < power < 1
+    assert effective_size(logs, power) == pytest.approx(12, rel=1e-6)
+    mild = [0.0, -0.1, -0.2] * 12
+    assert tempering(mild, 12) == 1.0  # mild weights are used in full
+
+    state = _rules_hand("tuppi", 2, 8)
+    view = view_of(state, state.current_player)
+    pool: list[int] = []
+
+    def weigh(world: State, seat: int, trust: float) -> float:
+        pool.append(id(world))
+        return 0.0 if len(pool) == 1 else -30.0
+
+    collapsed = weighted_worlds(view, random.Random(5), count=8, pool=4, trust=0.8, weigh=weigh)
+    assert len({id(w) for w in collapsed}) == 1
+    pool.clear()
+    spread = weighted_worlds(view, random.Random(5), count=8, pool=4, trust=0.8, weigh=weigh, spread=0.25)
+    assert sum(id(w) == pool[0] for w in spread) > 1  # the favourite is still drawn twice or more...
+    assert len({id(w) for w in spread}) >= 5  # ...but the others are back in the sample
+    with pytest.raises(ValueError, match="spread"):
+        PimcBot(spread=1.5)
 
 
 def test_pimc_with_inference_decides_legally_and_replays_exactly() -> None:

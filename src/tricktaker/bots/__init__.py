@@ -144,6 +144,8 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "trust": BotOption(float, 0.01, 0.99, doc="with infer=rules: the chance a player plays "
                            "the rules action"),
         "pool": BotOption(int, 1, 100, doc="with infer=rules: worlds drawn per world kept"),
+        "spread": BotOption(float, 0, 1, doc="with infer=rules: temper the weights to keep at least "
+                            "this share of the worlds drawn as their effective number (0: no tempering)"),
         "phases": BotOption(str, choices=("rollout", "solve"), doc="value decisions before card play "
                             "by rollouts, or by solving the card play from its first card where the "
                             "game allows it (solve)"),

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["log_likelihood", "rewound", "weighted_worlds"]
+__all__ = ["effective_size", "log_likelihood", "rewound", "tempering", "weighted_worlds"]
 
 
 def rewound(world: State) -> tuple[State, list[Action]]:
@@ -118,20 +118,58 @@ def log_likelihood(world: State, seat: int, trust: float) -> float:
     return total
 
 
+def effective_size(logs: list[float], power: float) -> float:
+    """Kish's effective sample size of the weights ``exp(power * log)``: ``(sum w)^2 / sum w^2``.
+
+    It is the number of equally weighted worlds that would average as steadily:
+    ``len(logs)`` for equal weights, 1 when one world carries all the weight.
+    """
+    top = max(logs)
+    weights = [math.exp(power * (x - top)) for x in logs]
+    return sum(weights) ** 2 / sum(w * w for w in weights)
+
+
+def tempering(logs: list[float], least: float) -> float:
+    """The largest power in [0, 1] at which the weights keep an effective sample size of ``least``.
+
+    Each action that the model did not expect divides a world's weight by 5 to
+    20, so after a few tricks one or two worlds carry the whole sample and PIMC
+    averages over those alone (docs/bots.md measured 2-10 distinct deals among
+    24 kept).  Raising the likelihoods to a power below 1 (tempering, as in
+    sequential Monte Carlo) keeps the order of the worlds but flattens the
+    weights; the power is the highest that still leaves ``least`` effective
+    worlds, so the weighting is used in full while it is mild.
+    """
+    if least <= 1 or effective_size(logs, 1.0) >= least:
+        return 1.0
+    low, high = 0.0, 1.0  # effective_size(low) >= least > effective_size(high)
+    for _ in range(30):
+        middle = (low + high) / 2
+        if effective_size(logs, middle) >= least:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
 def weighted_worlds(view: View, rng: random.Random, count: int, pool: int, trust: float,
-                    weigh: Callable[[State, int, float], float] = log_likelihood) -> list[State]:
+                    weigh: Callable[[State, int, float], float] = log_likelihood,
+                    spread: float = 0.0) -> list[State]:
     """``count`` worlds for ``view``'s seat, drawn in proportion to the likelihood of what it has seen.
 
     ``pool * count`` worlds are sampled uniformly and resampled by weight
     (systematic resampling: one random offset, so a world of weight w is drawn
-    ``pool * count * w`` times, rounded up or down).
+    ``pool * count * w`` times, rounded up or down).  With ``spread`` above 0 the
+    likelihoods are tempered (:func:`tempering`) so that the weights keep an
+    effective sample size of at least ``spread * pool * count`` worlds.
     """
     candidates = [view.sample_world(rng) for _ in range(count * pool)]
     if pool == 1 and count == 1:
         return candidates
     logs = [weigh(world, view.seat, trust) for world in candidates]
+    power = tempering(logs, spread * len(logs)) if spread > 0 else 1.0
     top = max(logs)
-    weights = [math.exp(x - top) for x in logs]
+    weights = [math.exp(power * (x - top)) for x in logs]
     total = sum(weights)
     step = total / count
     mark = rng.random() * step

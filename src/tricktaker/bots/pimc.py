@@ -178,7 +178,8 @@ class PimcBot(Bot):
     action must beat the rules choice to be played instead; ``infer``: ``rules`` weights
     the worlds by the other players' actions (:mod:`~tricktaker.bots.belief`: ``pool``
     times more worlds drawn and resampled, each other player taken to play the rules
-    action with probability ``trust``), ``none`` (the default) samples uniformly;
+    action with probability ``trust``, the weights tempered to keep an effective
+    ``spread`` share of the worlds drawn), ``none`` (the default) samples uniformly;
     ``phases``: ``solve`` values decisions before card play by solving each world's
     card play from its first card where the game allows it (:data:`PHASES`), each
     solve given ``phase_time`` seconds at most.
@@ -190,7 +191,7 @@ class PimcBot(Bot):
                  rollout: str = "rules", solve_cards: int | None = None,
                  max_candidates: int = 12, confidence: float = 1.5, infer: str = "none",
                  trust: float = 0.8, pool: int = 3, phases: str = "rollout",
-                 phase_time: float = 0.1) -> None:
+                 phase_time: float = 0.1, spread: float = 0.0) -> None:
         check_budget("worlds", worlds, time, rollout)
         if infer not in INFERENCES:
             raise ValueError(f"unknown infer {infer!r} (choices: {', '.join(INFERENCES)})")
@@ -198,6 +199,8 @@ class PimcBot(Bot):
             raise ValueError(f"trust must be between 0 and 1, not {trust}")
         if pool < 1:
             raise ValueError(f"pool must be at least 1, not {pool}")
+        if not 0 <= spread <= 1:
+            raise ValueError(f"spread must be between 0 and 1, not {spread}")
         if phases not in PHASES:
             raise ValueError(f"unknown phases {phases!r} (choices: {', '.join(PHASES)})")
         if not phase_time > 0:
@@ -212,6 +215,7 @@ class PimcBot(Bot):
         self.infer = infer
         self.trust = trust
         self.pool = pool
+        self.spread = spread
         self.phases = phases
         self.phase_time = phase_time
 
@@ -235,7 +239,8 @@ class PimcBot(Bot):
         deadline = None if self.time is None else clock.perf_counter() + self.time
         worlds: Iterator[State]
         if self.infer == "rules":
-            worlds = iter(weighted_worlds(view, rng, self.worlds, self.pool, self.trust))
+            worlds = iter(weighted_worlds(view, rng, self.worlds, self.pool, self.trust,
+                                                 spread=self.spread))
         else:
             worlds = (view.sample_world(rng) for _ in range(self.worlds))
         solved: dict[int, tuple[State, dict[Action, int]]] = {}

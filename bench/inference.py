@@ -1,0 +1,138 @@
+"""Two bots judged on the same positions: what each one's card costs on the true deal.
+
+A duplicate arena compares two bots by the scores of whole deals, where one
+deal's luck swamps a small difference in play: in Tuppi, Tute and Huutopussi
+32 deals left every interval of the weighted-worlds comparison wide around
+zero (docs/bots.md).  This bench asks the question the weighting is meant to
+answer, one decision at a time, with far less noise:
+
+1. hands are played by ``--players`` bots (default ``pimc``) at every seat;
+2. at each card-play decision with a choice, both bots of ``--bots`` decide
+   from the mover's view (same seed, so they draw the same uniform worlds);
+3. where they disagree, the true position is solved once and each choice's
+   double-dummy loss (best value minus its value, in the game's units) is read
+   off (:func:`tricktaker.analysis.judge`); where they agree the difference
+   is 0 and nothing is solved.
+
+It prints the mean loss per decision of each bot, their difference with a
+95% interval, and how often they disagreed.  The interval is over hands
+(each hand's summed difference is one observation), since the decisions of
+one hand share a deal and are not independent.
+
+Run:  python bench/inference.py --game tuppi --hands 40 [--bots pimc:infer=rules,pimc]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from dataclasses import dataclass, field
+
+import tricktaker as tt
+from tricktaker.analysis import judge
+from tricktaker.bots import make_bot, view_of
+from tricktaker.engine import State
+from tricktaker.solver.points import BENCH_VARIANTS
+
+GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS}
+"""Tuppi and every point-game variant the solver bench measures."""
+
+T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
+         10: 2.23, 15: 2.13, 20: 2.09, 30: 2.04, 60: 2.00}
+"""Student's t at 97.5% by degrees of freedom (between listed ones, the next lower one's)."""
+
+
+def t_975(df: int) -> float:
+    return next((T_975[k] for k in sorted(T_975, reverse=True) if df >= k), 12.71) if df < 120 else 1.96
+
+
+@dataclass
+class Tally:
+    """The losses of the two bots, per decision and summed per hand."""
+
+    decisions: int = 0
+    disagreed: int = 0
+    unsolved: int = 0
+    loss_a: float = 0.0
+    loss_b: float = 0.0
+    per_hand: list[float] = field(default_factory=list)
+    seconds_a: list[float] = field(default_factory=list)
+    seconds_b: list[float] = field(default_factory=list)
+
+
+def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], tally: Tally,
+              time_limit: float) -> None:
+    """One hand by ``players`` bots; every card decision with a choice judged for both ``specs``."""
+    state: State = game.new_hand(seed=seed, dealer=seed % game.num_players)
+    seats = [make_bot(players, seed=seed * 16 + s) for s in range(game.num_players)]
+    hand_difference = 0.0
+    decisions_seen = 0
+    while not state.is_over():
+        mover = state.current_player
+        assert mover is not None
+        view = view_of(state, mover)
+        legal = view.legal_actions
+        if len(legal) > 1 and any(a.kind == "play" for a in legal):
+            decision_seed = seed * 1000 + decisions_seen
+            started = time.perf_counter()
+            first = make_bot(specs[0], seed=decision_seed).act(view_of(state, mover))
+            tally.seconds_a.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            second = make_bot(specs[1], seed=decision_seed).act(view_of(state, mover))
+            tally.seconds_b.append(time.perf_counter() - started)
+            tally.decisions += 1
+            decisions_seen += 1
+            if first != second:
+                tally.disagreed += 1
+                verdict = judge(state, first, time_limit)
+                if verdict.values is None:
+                    tally.unsolved += 1
+                else:
+                    top = max(verdict.values.values())
+                    cost_a = top - verdict.values[first]
+                    cost_b = top - verdict.values[second]
+                    tally.loss_a += cost_a
+                    tally.loss_b += cost_b
+                    hand_difference += cost_a - cost_b
+        state.apply(seats[mover].act(view))
+    tally.per_hand.append(hand_difference)
+
+
+def report(name: str, specs: tuple[str, str], tally: Tally) -> None:
+    hands = len(tally.per_hand)
+    mean = statistics.fmean(tally.per_hand)
+    spread = statistics.stdev(tally.per_hand) if hands > 1 else math.inf
+    half = t_975(hands - 1) * spread / math.sqrt(hands) if hands > 1 else math.inf
+    per = max(tally.decisions, 1)
+    print(f"{name}: {hands} hands, {tally.decisions} card decisions with a choice, "
+          f"{tally.disagreed} disagreements ({100 * tally.disagreed / per:.1f}%), "
+          f"{tally.unsolved} not solved in time")
+    print(f"  loss per decision: {specs[0]} {tally.loss_a / per:.4f}, {specs[1]} {tally.loss_b / per:.4f}")
+    print(f"  {specs[0]} - {specs[1]} per hand: {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] "
+          f"(negative: the first loses less)")
+    print(f"  median seconds per decision: {statistics.median(tally.seconds_a):.3f} / "
+          f"{statistics.median(tally.seconds_b):.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", default="tuppi", choices=sorted(GAMES))
+    parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1, help="the first hand's seed")
+    parser.add_argument("--bots", default="pimc:infer=rules,pimc", help="the two bots compared")
+    parser.add_argument("--players", default="pimc", help="the bot at every seat of the hands played")
+    parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per true-deal solve")
+    args = parser.parse_args()
+    name, options = GAMES[args.game]
+    game = tt.new_game(name, **options)
+    a, b = args.bots.split(",")
+    tally = Tally()
+    for seed in range(args.seed, args.seed + args.hands):
+        play_hand(game, seed, args.players, (a, b), tally, args.time_limit)
+    report(args.game, (a, b), tally)
+
+
+if __name__ == "__main__":
+    main()
