@@ -362,3 +362,29 @@ def test_cabrero_a_rated_table_scores_each_opponent_by_place(tmp_path):
         games = [(BOT_RATINGS[spec], 1.0 if places[0] < places[s] else 0.0 if places[0] > places[s] else 0.5)
                  for s, spec in ((1, "random"), (2, "rules"), (3, "random"))]
         assert match["rating_after"] == pytest.approx(rate(Rating(), games).rating)
+
+
+def test_cabrero_the_arena_scores_deals_by_losers_and_matches_by_place():
+    from tricktaker.arena.deals import ArenaConfig, play_deal
+    from tricktaker.arena.stats import summarise
+
+    hands = ArenaConfig("tute", ("rules", "random"), 2, options={"players": 3}, preset="cabrero")
+    for deal in range(2):
+        for play in play_deal(hands, deal).plays:
+            assert abs(sum(play.points)) < 1e-9 and all(p >= -1.0 for p in play.points)
+            assert play.places is None
+    matches = ArenaConfig("tute", ("rules", "random"), 2, options={"losses_out": 1}, preset="cabrero",
+                          matches=True)
+    results = [play_deal(matches, deal) for deal in range(2)]
+    assert all(play.places is not None and min(play.places) == 1 for r in results for play in r.plays)
+    from tricktaker.arena.stats import _match_score
+
+    for result in results:  # a's score by mean place, recomputed from the places
+        won, counted = _match_score(result, 0, 1)
+        expect = 0.0
+        for play in result.plays:
+            mean = [sum(p for s, p in enumerate(play.places) if play.lineup[s] == bot)
+                    / play.lineup.count(bot) for bot in (0, 1)]
+            expect += 1.0 if mean[0] < mean[1] else 0.0 if mean[0] > mean[1] else 0.5
+        assert counted == len(result.plays) and won == expect
+    assert 0.0 <= summarise(matches.bots, results, True).pairs[0].win_rate.value <= 1.0

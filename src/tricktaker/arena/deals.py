@@ -58,10 +58,13 @@ class Play:
     lineup: tuple[int, ...]
     """The bot (index into ``ArenaConfig.bots``) on each side."""
     points: tuple[float, ...]
-    """Each side's points: the hand's ``hand_points``, or a match's summed over its hands."""
+    """Each side's points: the hand's ``hand_points``, or a match's summed over its hands (Tute
+    cabrero, where points are not the aim: ``hand_returns()``, -1 per loser, summed likewise)."""
     winner: int | None
     """The side that won the match (``matches`` only; None for hands or a draw)."""
     hands: int
+    places: tuple[int, ...] | None = None
+    """A match that ends with places instead of one winner (Tute cabrero): each side's place."""
 
 
 @dataclass(frozen=True)
@@ -142,12 +145,14 @@ def _play(config: ArenaConfig, game: Game, deal: int, lineup: tuple[int, ...],
         _act(state, bots, owner, times, deal, loss)
         if state.is_over() or state.hand_number != number_before:
             hands += 1
-            for side, p in enumerate(state.hand_points or ()):  # type: ignore[attr-defined]
+            payoff = getattr(state, "hand_returns", lambda: None)()
+            for side, p in enumerate(payoff if payoff is not None else state.hand_points or ()):  # type: ignore[attr-defined]
                 points[side] += p
             if not config.matches:
                 break
     winner = state.winner if config.matches else None  # type: ignore[attr-defined]
-    return Play(lineup, tuple(points), winner, hands)
+    places = getattr(state, "places", None) if config.matches else None
+    return Play(lineup, tuple(points), winner, hands, None if places is None else tuple(places))
 
 
 def _act(state: State, bots: list[Bot], owner: list[int], times: list[list[float]], deal: int,

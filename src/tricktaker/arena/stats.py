@@ -141,7 +141,11 @@ def _match_score(result: DealResult, a: int, b: int) -> tuple[float, int]:
         if a not in play.lineup or b not in play.lineup:
             continue
         counted += 1
-        if play.winner is None:
+        if play.places is not None:  # several may win (Tute cabrero): the better mean place
+            mine, theirs = (statistics.fmean(p for side, p in enumerate(play.places)
+                                             if play.lineup[side] == x) for x in (a, b))
+            won += 1.0 if mine < theirs else 0.0 if mine > theirs else 0.5
+        elif play.winner is None:
             won += 0.5
         elif play.lineup[play.winner] == a:
             won += 1
