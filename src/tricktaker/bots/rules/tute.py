@@ -366,7 +366,7 @@ def lead_extras(t: Table, card: Card) -> float:
 
 # -- tute cabrero ----------------------------------------------------------------------
 
-HIGH_SHARE = 1.3
+HIGH_SHARE = 1.1
 """Play for the top (*ir a más*) when own points and hand reach this many even shares."""
 FIRST_TRICK = 25.0
 """What the first trick of the hand is worth to a player going low (without one he loses)."""
