@@ -175,6 +175,12 @@ def test_cabrero_a_seat_put_out_gets_no_cards_and_the_turn_skips_it():
         while state.phase == "declare":
             state.apply("pass")
     assert 0 not in order and len(state._tricks[0][1]) == 3
+    piles = [game.deck.format(mask) for mask in state._log[0].deal]  # the seed's deal, as text
+    assert piles[0] == ""
+    again = game.new_hand(deal=piles, scores=[4, 0, 2, 3], dealer=1)
+    assert [len(again.hand(s)) for s in range(4)] == [0, 13, 13, 13]
+    with pytest.raises(tt.OptionError, match="piles of 13, 0, 13, 13, 1 cards, not 0, 13, 13, 13, 1"):
+        game.new_hand(deal=piles, scores=[0, 4, 2, 3], dealer=2)  # seat 1 is out, not seat 0
     with pytest.raises(tt.OptionError, match="dealer must be a seat still in"):
         game.new_hand(scores=[4, 0, 0, 0], dealer=0, seed=3)
     with pytest.raises(tt.OptionError, match="three players still in"):
@@ -388,3 +394,22 @@ def test_cabrero_the_arena_scores_deals_by_losers_and_matches_by_place():
             expect += 1.0 if mean[0] < mean[1] else 0.0 if mean[0] > mean[1] else 0.5
         assert counted == len(result.plays) and won == expect
     assert 0.0 <= summarise(matches.bots, results, True).pairs[0].win_rate.value <= 1.0
+
+
+def test_cabrero_openspiel_returns_are_the_hand_payoffs():
+    pyspiel = pytest.importorskip("pyspiel")
+    import tricktaker.envs.openspiel  # noqa: F401  (registers the games)
+
+    for params, seats in (({}, 4), ({"players": 3}, 3)):
+        game = pyspiel.load_game("python_tricktaker_tute_cabrero", params)
+        assert game.num_players() == seats
+        rng = random.Random(1)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        returns = state.returns()
+        assert abs(sum(returns)) < 1e-9 and -1.0 in returns
+        assert returns == state._session.state.hand_returns()

@@ -683,8 +683,10 @@ class State:
     def check_deal(cls, game: Game, start: JSON, masks: list[int]) -> None:
         """Raise :class:`OptionError` if a parsed deal's layout is not the one ``start`` deals."""
         sizes = cls.pile_sizes_at(game, start)
-        if [popcount(m) for m in masks] != sizes:
-            raise OptionError(f"a {game.name} deal here has piles of {', '.join(map(str, sizes))} cards")
+        got = [popcount(m) for m in masks]
+        if got != sizes:
+            raise OptionError(f"a {game.name} deal from this start has piles of "
+                              f"{', '.join(map(str, sizes))} cards, not {', '.join(map(str, got))}")
 
     @classmethod
     def _check_start_fields(cls, game: Game, start: JSON, checked: JSON) -> JSON:
