@@ -413,3 +413,12 @@ def test_cabrero_openspiel_returns_are_the_hand_payoffs():
         returns = state.returns()
         assert abs(sum(returns)) < 1e-9 and -1.0 in returns
         assert returns == state._session.state.hand_returns()
+
+
+def test_cabrero_duplicate_boards_score_a_seat_by_who_lost_the_hand():
+    from tricktaker.server.duplicate import net_score
+
+    state = cabrero(3).new_hand(deal=CAPOTE_DEAL, dealer=0)
+    play_capote(state, sing=False)  # seats 0 and 1 lose to seat 2's capote
+    assert [net_score(state, seat)[0] for seat in range(3)] == [-1.0, -1.0, 2.0]
+    assert net_score(state, 2)[1] == [0, 0, 130]

@@ -221,10 +221,13 @@ def _whole(value: Any) -> bool:
 
 def net_score(state: State, seat: int) -> tuple[float, list[int]]:
     """The score of ``seat`` in a finished hand: its side's hand points minus the mean of the
-    other sides', and each side's points.  (A side's own points alone would rank a hand it
-    lost by 8 with one where nobody scored.)"""
+    other sides' (Tute cabrero: its ``hand_returns()`` payoff), and each side's points.  (A
+    side's own points alone would rank a hand it lost by 8 with one where nobody scored.)"""
     game = state.game
     points = list(getattr(state, "hand_points", None) or [0] * game.num_sides)
+    payoffs = getattr(state, "hand_returns", lambda: None)()
+    if payoffs is not None:  # Tute cabrero: points are not the aim; -1 per loser, others sharing
+        return float(payoffs[seat]), points
     side = game.side_of(seat)
     others = [p for s, p in enumerate(points) if s != side]
     return points[side] - sum(others) / max(1, len(others)), points
