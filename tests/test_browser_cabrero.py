@@ -46,3 +46,31 @@ def test_cabrero_a_table_of_four_each_alone_plays_to_the_end_in_the_browser(
     assert places is not None and record.is_over()
     # several may win together: the page reads the places, not a single winner
     expect(page.locator("#over-winner")).to_have_text("You win!" if places[0] == 1 else "You lose.")
+
+
+def test_cabrero_from_the_lobby_for_three_with_its_explanation_in_spanish(
+        server: Running, new_page: Callable[..., Page]) -> None:
+    """The lobby offers the preset (named in the page's language), explains the option, and a
+    three-seat cabrero table is made from it: 13 cards each, the turned card out of play."""
+    page = new_page()
+    page.goto(server.url + "/")
+    page.evaluate("() => localStorage.setItem('tricktaker:lang', 'es')")
+    page.reload()
+    page.get_by_test_id("game-select").select_option("tute")
+    page.get_by_test_id("preset-select").select_option("cabrero")
+    expect(page.get_by_test_id("preset-select").locator("option:checked")).to_have_text("Cabrero (3-4 solos)")
+    expect(page.get_by_test_id("option-mode")).to_have_value("cabrero")
+    expect(page.locator("#options")).to_contain_text("pierde la mano el del medio")
+    page.get_by_test_id("size-select").select_option("3")
+    for seat in (1, 2):
+        page.get_by_test_id(f"seat-{seat}-kind").select_option("bot")
+        page.get_by_test_id(f"seat-{seat}-bot").select_option("rules")
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/t/[^#]+#token=."))
+    table_id = re.search(r"/t/([^/#?]+)", page.url).group(1)  # type: ignore[union-attr]
+    info = server.http.get(f"/api/tables/{table_id}").json()
+    assert info["preset"] == "cabrero" and info["options"]["players"] == 3
+    assert info["options"]["mode"] == "cabrero"
+    wait_my_turn(page)
+    obs = observation(page)
+    assert obs["out"] == [False] * 3 and obs["trump_card"] not in obs["hand"]
