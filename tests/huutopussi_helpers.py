@@ -174,7 +174,7 @@ def match_with(game: tt.Game, hands: list[tuple[int, list[str], list[str]]],
 
 
 def num_sides(game: tt.Game) -> int:
-    return 2 if game.options["players"] == 4 else 3
+    return 2 if game.options["players"] == 4 else int(game.options["players"])
 
 
 # -- the rules written out again -----------------------------------------------------------------
@@ -189,7 +189,7 @@ class Rules:
         self.options = o
         self.players = o["players"]
         self.partners = self.players == 4
-        self.sides = 2 if self.partners else 3
+        self.sides = 2 if self.partners else self.players
         self.values = FIVES if o["card_values"] == "fives" else PIPS
         self.marriage_values = MARRIAGES[o["marriage_values"]]
         self.last_trick = o["last_trick"]
@@ -376,9 +376,11 @@ class Rules:
         """Replay a finished hand of a record (deal, dealer, actions) and score it by the rules."""
         n = self.players
         hands = [set(cards(p)) for p in h["deal"][:n]]
-        kitty = set(cards(h["deal"][n])) if n == 3 else set()
-        assert len(kitty) == (self.options["kitty"] if n == 3 else 0)
-        assert all(len(cards(p)) == (36 - len(kitty)) // n for p in h["deal"][:n])
+        # three players: the kitty follows the hands; two: the dead third hand, then the kitty
+        kitty = set(cards(h["deal"][-1])) if n != 4 else set()
+        assert len(h["deal"]) == 4 and len(kitty) == (self.options["kitty"] if n != 4 else 0)
+        dealt = h["deal"][:4] if n == 4 else h["deal"][:3]  # with two players the dead hand too
+        assert all(len(cards(p)) == (36 - len(kitty)) // len(dealt) for p in dealt)
         actions = list(h["actions"])
         dealer = h["dealer"]
         # the auction
@@ -429,7 +431,8 @@ class Rules:
             collected[self.side(seat)] += value
         collected[last] += self.last_trick
         dside = self.side(declarer)
-        if tricks_won[dside] or not self.options["discard_needs_trick"]:
+        lapari = self.lapari(tricks_won, marriages, collected)
+        if lapari != dside and (tricks_won[dside] or not self.options["discard_needs_trick"]):
             collected[dside] += self.points(sorted(discard))
         made = collected[dside] >= contract
         points = [self.round(collected[s]) if s != dside else (contract if made else -contract)
@@ -456,7 +459,17 @@ class Rules:
                 "contract": contract, "marriages": marriages, "tricks_won": tricks_won, "last_trick": last,
                 "collected": collected, "made": made, "no_tricks": no_tricks, "penalised": penalised,
                 "points": points, "scores": new, "winner": winner, "trump": trump,
-                "discard": sorted(discard)}
+                "discard": sorted(discard), "lapari": lapari}
+
+    def lapari(self, tricks_won: list[int], marriages: list[list[Any]], collected: list[int]) -> int | None:
+        """Two players: who took every trick collects 140 (160 in fives; the deck's card points and
+        the last trick) and his marriages, whatever the dead hand held; ``collected`` is topped up."""
+        if self.players != 2 or 0 not in tricks_won:
+            return None
+        sweeper = tricks_won.index(max(tricks_won))
+        collected[sweeper] = 4 * sum(self.values.values()) + self.last_trick + sum(
+            v for seat, _, v in marriages if seat == sweeper)
+        return sweeper
 
 
 def _play_out(rules: Rules, hands: list[set[str]], leader: int, actions: list[str]
@@ -508,13 +521,15 @@ def _score_without_contract(self: Rules, dealer: int, hands: list[set[str]], act
     for seat, _, value in marriages:
         collected[self.side(seat)] += value
     collected[last] += self.last_trick
+    lapari = self.lapari(tricks_won, marriages, collected)
     points = [self.round(c) for c in collected]
     new = [scores[s] + points[s] for s in range(self.sides)]
     winner = self.winner(new, None)
     return {"redeal": None, "auction": auction, "declarer": None, "opening_bid": 0, "contract": 0,
             "marriages": marriages, "tricks_won": tricks_won, "last_trick": last, "collected": collected,
             "made": None, "no_tricks": [s for s in range(self.sides) if not tricks_won[s]], "penalised": [],
-            "points": points, "scores": new, "winner": winner, "trump": trump, "discard": []}
+            "points": points, "scores": new, "winner": winner, "trump": trump, "discard": [],
+            "lapari": lapari}
 
 
 Rules.score_without_contract = _score_without_contract  # type: ignore[attr-defined]
@@ -538,8 +553,10 @@ def check_results(state: tt.State) -> list[dict[str, Any]]:
                     "last_trick", "collected", "made", "no_tricks", "penalised", "points", "scores"):
             if key in exp:
                 assert got[key] == exp[key], f"hand {i + 1}: {key} is {got[key]}, the rules say {exp[key]}"
-        if exp["redeal"] is None and rules.players == 3:
+        if exp["redeal"] is None and rules.players != 4:
             assert sorted((got["discard"] or "").split()) == exp["discard"]
+        if exp["redeal"] is None and rules.players == 2:
+            assert got["lapari"] == exp["lapari"], f"hand {i + 1}: {got['lapari']}, not {exp['lapari']}"
         scores = exp["scores"]
         out.append(exp)
         if exp.get("winner") is not None:

@@ -34,6 +34,8 @@ VARIANTS = {
     "huutopussi-main-form": ("huutopussi", {"preset": "main_form"}),
     "huutopussi-2002": ("huutopussi", {"preset": "rules_2002"}),
     "huutopussi-2002-three": ("huutopussi", {"preset": "rules_2002_three"}),
+    "huutopussi-two": ("huutopussi", {"players": 2}),
+    "huutopussi-2002-two": ("huutopussi", {"preset": "rules_2002_two"}),
     "huutopussi-variants": ("huutopussi", {"calls_after_any_trick": True, "exchange": 4,
                                            "card_values": "pips", "marriage_values": "spades_high",
                                            "opener": "left_of_dealer", "forced_opening": False,

@@ -53,6 +53,8 @@ PHASES = {
     "huutopussi-variants": {"bid", "give", "raise", "return", "play", "answer"},
     "huutopussi-2002": {"bid", "give", "return", "raise", "play", "answer"},
     "huutopussi-2002-three": {"bid", "discard", "raise", "play"},
+    "huutopussi-two": {"bid", "raise", "discard", "play"},
+    "huutopussi-2002-two": {"bid", "discard", "raise", "play"},
 }
 """The phases the no-leak test must have visited, per variant."""
 

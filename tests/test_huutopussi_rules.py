@@ -1227,7 +1227,7 @@ def test_three_players_the_minus_500_ban_is_per_seat():
 
 @pytest.mark.parametrize(("option", "value", "fragment"), [
     ("trumps", "H", "unknown option 'trumps'"),
-    ("players", 2, "option players must be one of 4, 3"),
+    ("players", 5, "option players must be one of 4, 3, 2"),
     ("card_values", "tens", "option card_values must be one of fives, pips"),
     ("marriage_values", "hearts_high", "option marriage_values must be one of spades_low, spades_high"),
     ("calls_after_any_trick", "yes", "option calls_after_any_trick takes true or false"),
@@ -1241,13 +1241,14 @@ def test_unknown_options_and_bad_values_are_refused_by_name(option, value, fragm
         huutopussi(**{option: value})
 
 
-def test_presets_four_and_three():
+def test_presets_four_three_and_two():
     assert tt.new_game("huutopussi", preset="four").options["players"] == 4
     game = tt.new_game("huutopussi", preset="three")
     assert game.options["players"] == 3 and game.num_players == 3
+    assert tt.new_game("huutopussi", preset="two").num_players == 2
     assert tt.new_game("huutopussi").options == tt.new_game("huutopussi", preset="four").options
     with pytest.raises(tt.OptionError, match="unknown preset"):
-        tt.new_game("huutopussi", preset="two")
+        tt.new_game("huutopussi", preset="five")
 
 
 def test_default_options():

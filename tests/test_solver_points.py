@@ -62,6 +62,10 @@ VARIANTS = {
     "huutopussi-2002-three": ("huutopussi", {"preset": "rules_2002_three"}),
     "huutopussi-three-no-contract": ("huutopussi", {"players": 3, "forced_opening": False,
                                                     "all_pass": "no_contract"}),
+    "huutopussi-two": ("huutopussi", {"players": 2}),
+    "huutopussi-2002-two": ("huutopussi", {"preset": "rules_2002_two"}),
+    "huutopussi-two-no-contract": ("huutopussi", {"players": 2, "forced_opening": False,
+                                                  "all_pass": "no_contract", "kitty": 6}),
 }
 """The point games' variants of ``test_contract.VARIANTS``, and a few more option mixes."""
 

@@ -471,7 +471,7 @@ class HuutopussiFamily(MarriageFamily):
         layout.add("declarer", SEAT, 1, "who won the auction")
         layout.add("opening_bid", GLOBAL, 1, "the high bid when the auction ended / the highest possible")
         layout.add("contract", GLOBAL, 1, "the contract after the raise / the highest possible")
-        if game.num_players == 3:
+        if game.num_players != 4:  # (two players: the dead third hand is never seen, so no block)
             layout.add("kitty", GLOBAL, len(game.deck), "the kitty, shown when the auction ends "
                        "(with kitty_shown off: to the declarer only)")
         self.marriage_blocks(layout, game)

@@ -1,4 +1,4 @@
-"""Huutopussi: Marjapussi with an auction, a card exchange and changing trumps; four or three players.
+"""Huutopussi: Marjapussi with an auction, a card exchange and changing trumps; four, three or two players.
 
 Rules: ``shared/RULES.md`` (section Huutopussi) and the seed text
 ``seeds/marjapussi-huutopussi.txt``; the project's own rules page is
@@ -27,7 +27,13 @@ rule texts leave open, and how this module settles them:
   trick (``first_trick`` ``ace_shows``) binds every hand, with a contract or
   without; three players without a contract leave the kitty out of play, shown
   to everyone (or, hidden, to nobody).  Its four sixes counted over both
-  partners' hands and its two-player game are not offered (see the docs).
+  partners' hands are not offered (see the docs).
+- Two players (``players=2``, the 2002 ruleset's two-player game): dealt as
+  three, the third hand dead (never seen, never played); everything else is
+  the three-player game, and a player who takes every trick collects all the
+  deck's card points, the last trick and his marriages (the läpäri), the
+  dead hand's and the discard's points included and not counted twice.  The
+  dead hand is never shown, not even in the hand's result.
 """
 
 from __future__ import annotations
@@ -95,7 +101,7 @@ RULES_2002 = {"opener": "left_of_dealer", "forced_opening": False, "min_bid": 60
               "win_tie": "declarer", "first_trick": "ace_shows"}
 """The options of the 2002 ruleset (PoggersOy/huutopussi's ``ILLISOFT_RULES``) for any number of
 players; the four-player preset adds its exchange of four, calls after any won trick and ask
-lockouts, the three-player one the discard that counts only with a trick."""
+lockouts, the three- and two-player ones the discard that counts only with a trick."""
 
 PASS = Action.make("pass")
 REDEAL = Action.make("redeal")
@@ -136,14 +142,14 @@ def card_set(kind: str, mask: int) -> Action:
 
 
 class Huutopussi(Game):
-    """The Huutopussi rule set.  ``tt.new_game("huutopussi")`` or ``tt.new_game("huutopussi", players=3)``."""
+    """The Huutopussi rule set.  ``tt.new_game("huutopussi")``, or with ``players=3`` or ``players=2``."""
 
     name = "huutopussi"
     title = "Huutopussi"
     deck = DECK
     OPTIONS = (
-        Option("players", 4, "Four players in partnerships, or three playing alone with a kitty.",
-               choices=(4, 3)),
+        Option("players", 4, "Four players in partnerships; three playing alone with a kitty; or two, "
+               "dealt as three with the third hand dead (never seen or played).", choices=(4, 3, 2)),
         Option("card_values", "fives", "Card points: A and 10 ten each, K Q J five each (fives, 160 "
                "with the last trick); or A 11, 10 10, K 4, Q 3, J 2 (pips, 140).", choices=("fives", "pips")),
         Option("marriage_values", "spades_low", "Marriage values: spades 40, clubs 60, diamonds 80, "
@@ -181,10 +187,10 @@ class Huutopussi(Game):
                choices=("last_opens", "no_contract")),
         Option("bid_ban", -500, "A side at or below this score may not bid (-1: any score below 0, "
                "the 2002 ruleset; a forced opening at the lowest bid apart).", choices=(-500, -250, -1)),
-        Option("kitty", 3, "Three players: the kitty's size, 3 (11 cards each) or 6 (10 each); the "
-               "declarer discards as many.", choices=(3, 6)),
-        Option("kitty_shown", True, "Three players: the kitty is shown to everyone when the auction "
-               "ends (off: only the declarer sees it)."),
+        Option("kitty", 3, "Three or two players: the kitty's size, 3 (11 cards a hand) or 6 (10 a "
+               "hand); the declarer discards as many.", choices=(3, 6)),
+        Option("kitty_shown", True, "Three or two players: the kitty is shown to everyone when the "
+               "auction ends (off: only the declarer sees it)."),
         Option("last_trick", 20, "Points for the last trick: 20, or 10 (with card_values pips, 130 in "
                "all).", choices=(20, 10)),
         Option("declarer_no_trick", "side", "The declarer's penalty for no trick: side (his side took no "
@@ -202,28 +208,29 @@ class Huutopussi(Game):
                "plays on.", choices=("higher", "declarer")),
         Option("defender_rounding", False, "The defenders' points (and every side's in a hand without "
                "a contract) are rounded to the nearest 5 (the declarers' are compared unrounded)."),
-        Option("discard_needs_trick", False, "Three players: the declarer's discard counts for him only "
-               "if he took a trick."),
-        Option("ask_lockouts", "none", "Four players (three cannot ask): none; main_form (a player who "
-               "asked for a whole may no longer declare, his partner may no longer ask for a whole); "
-               "illisoft_2002 (a player who asked anything may no longer declare; after a half "
+        Option("discard_needs_trick", False, "Three or two players: the declarer's discard counts for "
+               "him only if he took a trick."),
+        Option("ask_lockouts", "none", "Four players (three or two cannot ask): none; main_form (a "
+               "player who asked for a whole may no longer declare, his partner may no longer ask for "
+               "a whole); illisoft_2002 (a player who asked anything may no longer declare; after a half "
                "neither partner may declare or ask for a whole).",
                choices=("none", "main_form", "illisoft_2002")),
         Option("first_trick", "free", "The first trick of every hand: free; or ace_shows (the 2002 "
                "ruleset: the leader must lead an ace, else a spade; when the card led is not an ace, "
                "the player holding the ace of its suit must play it).", choices=("free", "ace_shows")),
     )
-    PRESETS = {"four": {"players": 4}, "three": {"players": 3},
+    PRESETS = {"four": {"players": 4}, "three": {"players": 3}, "two": {"players": 2},
                "main_form": {"opener": "left_of_dealer", "redeal_hand": "three_sixes_or_low",
                              "card_values": "pips", "last_trick": 10, "ask_lockouts": "main_form",
                              "declarer_no_trick": "seat_double"},
                "rules_2002": {"players": 4, **RULES_2002, "exchange": 4, "calls_after_any_trick": True,
                               "ask_lockouts": "illisoft_2002"},
-               "rules_2002_three": {"players": 3, **RULES_2002, "discard_needs_trick": True}}
+               "rules_2002_three": {"players": 3, **RULES_2002, "discard_needs_trick": True},
+               "rules_2002_two": {"players": 2, **RULES_2002, "discard_needs_trick": True}}
     """``main_form``: PoggersOy/huutopussi's main form (*päämuoto*, its ``DEFAULT_RULES``) as far as
-    our options go; ``rules_2002`` and ``rules_2002_three``: the 2002 ruleset of the illisoft program
-    (four players, and three with the kitty of 3 shown); see docs/rules/huutopussi.md for what
-    still differs."""
+    our options go; ``rules_2002``, ``rules_2002_three`` and ``rules_2002_two``: the 2002 ruleset of
+    the illisoft program (four players; three, and two, with the kitty of 3 shown); see
+    docs/rules/huutopussi.md for what still differs."""
     PRIVATE_ACTIONS = frozenset({"give", "discard"})
     SUMMARY = """\
 36 cards (A..6); rank A 10 K Q J 9 8 7 6.  Card points A 10, 10 10, K 5, Q 5, J 5; the
@@ -255,6 +262,11 @@ the auction (option kitty 6: 10 cards each and a kitty of 6; option kitty_shown 
 declarer sees it).  The declarer takes the kitty, may raise, and discards as many cards (no
 aces or tens), which count for him.
 
+Two players (players=2, preset two; the 2002 ruleset's two-player game): dealt as three,
+the third hand dead (never seen or played); tricks of two cards; otherwise as three players.
+A player who takes every trick (a läpäri) collects all the deck's card points and the last
+trick (160; 140 with pips), plus his marriages, though some lie in the dead hand.
+
 Play: follow suit; else trump if there are trumps; and always beat the high card if you
 can.  No trumps at first.  Option first_trick ace_shows: in the first trick the leader leads
 an ace, else a spade, and whoever holds the ace of the suit led must play it.  Calls as in
@@ -279,8 +291,8 @@ only above 500 wins; option win_tie declarer: the declarers win if they are past
 others.  Preset
 main_form: PoggersOy/huutopussi's main form (opener left_of_dealer, redeal_hand
 three_sixes_or_low, card_values pips, last_trick 10, ask_lockouts main_form,
-declarer_no_trick seat_double).  Presets rules_2002 and rules_2002_three: the 2002 ruleset
-of the illisoft program, for four and three players.
+declarer_no_trick seat_double).  Presets rules_2002, rules_2002_three and rules_2002_two: the
+2002 ruleset of the illisoft program, for four, three and two players.
 
 Actions: bid 120, pass, redeal, give 9H 7C 6D, raise 150, discard 9H 7C 6D, play AS,
 declare H, ask whole, ask half H, answer H, answer no."""
@@ -303,10 +315,10 @@ declare H, ask whole, ask half H, answer H, answer no."""
                                    call_after_own_lead=self.partnerships and not o["calls_after_any_trick"],
                                    order="free" if lockouts == "none" else lockouts,
                                    ace_shows=o["first_trick"] == "ace_shows")
-        if self.num_players == 3 and (o["exchange"] != 3 or o["calls_after_any_trick"]):
+        if self.num_players != 4 and (o["exchange"] != 3 or o["calls_after_any_trick"]):
             raise OptionError("options exchange and calls_after_any_trick apply to four players only "
-                              "(three players already call after any won trick; the 2002 ruleset for "
-                              "three players is preset rules_2002_three)")
+                              "(three or two players already call after any won trick; the 2002 "
+                              "ruleset for them is preset rules_2002_three or rules_2002_two)")
         if o["all_pass"] != "last_opens" and o["forced_opening"]:
             raise OptionError("option all_pass no_contract needs forced_opening off")
         if o["bid_ban_reopen"] and o["all_pass"] != "no_contract":
@@ -315,8 +327,13 @@ declare H, ask whole, ask half H, answer H, answer no."""
         if self.num_players == 4 and (o["kitty"] != 3 or not o["kitty_shown"]):
             raise OptionError("options kitty and kitty_shown apply to three players only "
                               "(four players have no kitty)")
-        self.kitty_size: int = o["kitty"] if self.num_players == 3 else 0
-        """Three players: the cards in the kitty, and in the declarer's discard."""
+        self.kitty_size: int = o["kitty"] if self.num_players != 4 else 0
+        """Three or two players: the cards in the kitty, and in the declarer's discard."""
+        self.dead_size: int = (36 - self.kitty_size) // 3 if self.num_players == 2 else 0
+        """Two players: the cards of the dead third hand (as many as a player's)."""
+        self.deck_points: int = sum(self.card_values.values())
+        """The card points of the whole deck (140, or 120 with pips): what a two-player läpäri
+        collects, with the last trick and his marriages."""
 
     def over_target(self, score: int) -> bool:
         """Whether a score has won the match: 500 or more, or above 500 (option win_by)."""
@@ -348,8 +365,9 @@ declare H, ask whole, ask half H, answer H, answer no."""
         return sixes >= 3 or (rule == "three_sixes_or_low" and not hand & ABOVE_JACK)
 
     def pile_sizes(self, dealer: int) -> list[int]:
-        """Four hands of 9; or three hands of 11 and the kitty of 3 (of 10 and 6 with ``kitty=6``)."""
-        if self.num_players == 3:
+        """Four hands of 9; or three hands of 11 and the kitty of 3 (of 10 and 6 with ``kitty=6``);
+        with two players the third hand is the dead one."""
+        if self.num_players != 4:
             k = self.kitty_size
             return [(36 - k) // 3] * 3 + [k]
         return [9] * 4
@@ -385,7 +403,8 @@ class HuutopussiState(MarriageState):
         self._rules = self.game.rules
         first_trick = [ACES, SUIT_MASKS[SPADES]] if self.game.rules.ace_shows else []
         self._start_play(deal[:n], self.game.opener(self._dealer), first_trick)
-        self._kitty = deal[3] if n == 3 else 0
+        self._kitty = deal[3] if n != 4 else 0
+        self._dead = deal[2] if n == 2 else 0  # two players: the third hand, never seen or played
         self._phase = BID_PHASE
         self._auction: list[tuple[int, Action]] = []
         self._high = 0
@@ -406,7 +425,7 @@ class HuutopussiState(MarriageState):
         self._no_contract = False  # everyone passed without a bid (option all_pass no_contract)
         self._given = 0  # partner to declarer (four players)
         self._returned = 0  # declarer to partner
-        self._discard = 0  # three players
+        self._discard = 0  # three or two players
         self._discard_points = 0
 
     # -- the public API ----------------------------------------------------------
@@ -701,19 +720,42 @@ class HuutopussiState(MarriageState):
             points[self._last_trick_side] += self.game.last_trick
         return points
 
+    def all_tricks_by(self) -> int | None:
+        """Two players: the seat that has taken every trick of the hand so far (None before the
+        first trick, with three or four players, or once both have taken one)."""
+        if self.num_players != 2 or not self._tricks:
+            return None
+        taken = [s for s in range(2) if self._tricks_won[s]]
+        return taken[0] if len(taken) == 1 else None
+
+    def _lapari(self, collected: list[int]) -> int | None:
+        """Two players, the hand over: a player who took every trick (a läpäri) collects all the
+        deck's card points and the last trick, plus his marriages, whatever lay in the dead hand,
+        the kitty or the discard (which is inside that total, not added on top).  Returns him."""
+        sweeper = self.all_tricks_by()
+        if sweeper is not None:
+            marriages = sum(v for seat, _, v in self._marriages if seat == sweeper)
+            collected[sweeper] = self.game.deck_points + self.game.last_trick + marriages
+        return sweeper
+
     def _hand_done(self) -> None:
         game = self.game
         rounded = round5 if game.options["defender_rounding"] else int
         if self._declarer is None:  # no contract: each side scores what it took, no penalty
             collected = self.side_points()
+            lapari = self._lapari(collected)
             swept = [s for s in range(game.num_sides) if not self._tricks_won[s]]
             self._finish_hand({"collected": collected, "made": None,
                                "change": [rounded(c) for c in collected], "no_tricks": swept,
-                               "penalised": []})
+                               "penalised": [], "lapari": lapari})
             return
         declarers = game.side_of(self._declarer)
         collected = self.side_points()
-        if self._tricks_won[declarers] or not game.options["discard_needs_trick"]:
+        lapari = self._lapari(collected)
+        # the declarer's discard counts for him (option discard_needs_trick: if he took a trick),
+        # except in his own läpäri, whose total already holds it
+        if lapari != self._declarer and (self._tricks_won[declarers]
+                                         or not game.options["discard_needs_trick"]):
             collected[declarers] += self._discard_points
         made = collected[declarers] >= self._contract
         change = [rounded(collected[s]) if s != declarers else (self._contract if made else -self._contract)
@@ -737,7 +779,7 @@ class HuutopussiState(MarriageState):
             change[declarers] = -2 * (self._opening if rule == "seat_double" else self._contract)
             penalised.append(declarers)
         outcome: JSON = {"collected": collected, "made": made, "change": change, "no_tricks": swept,
-                         "penalised": penalised}
+                         "penalised": penalised, "lapari": lapari}
         if rule != "side":
             outcome["declarer_trickless"] = declarers in penalised
         self._finish_hand(outcome)
@@ -782,6 +824,8 @@ class HuutopussiState(MarriageState):
             result.update(collected=outcome["collected"], made=outcome["made"],
                           no_tricks=outcome["no_tricks"], penalised=outcome["penalised"],
                           discard=" ".join(c.text for c in DECK.sorted(DECK.cards_of(self._discard))) or None)
+            if self.num_players == 2:
+                result["lapari"] = outcome["lapari"]
         self._turn = None
         if winner is not None:
             self._winner = winner
@@ -814,7 +858,7 @@ class HuutopussiState(MarriageState):
         in_exchange = n == 4 and declarer is not None and seat in (declarer, self._partner(declarer))
         obs["given"] = self._texts(self._given) if in_exchange else None
         obs["returned"] = self._texts(self._returned) if in_exchange else None
-        if n == 3:
+        if n != 4:
             obs["kitty"] = self._texts(self._kitty) if self._sees_kitty(seat) else None
             obs["discard"] = self._texts(self._discard) if seat is not None and seat == declarer else None
         if seat is not None and seat == self._turn:
@@ -822,10 +866,10 @@ class HuutopussiState(MarriageState):
         return obs
 
     def _sees_kitty(self, seat: int | None) -> bool:
-        """Three players: whether ``seat`` (None: everyone) has seen the kitty.  It is shown when
-        the auction ends (with a declarer, or without a contract) to everyone, or with option
+        """Three or two players: whether ``seat`` (None: everyone) has seen the kitty.  It is shown
+        when the auction ends (with a declarer, or without a contract) to everyone, or with option
         kitty_shown off only to the declarer (nobody, without a contract)."""
-        if self.num_players != 3 or (self._declarer is None and not self._no_contract):
+        if self.num_players == 4 or (self._declarer is None and not self._no_contract):
             return False
         return self.game.options["kitty_shown"] or (seat is not None and seat == self._declarer)
 
@@ -872,7 +916,7 @@ class HuutopussiState(MarriageState):
         for s in range(n):
             known |= fixed[s]
         kitty_seen = self._sees_kitty(seat)
-        if n == 3 and seat == declarer:
+        if n != 4 and seat == declarer:
             known |= self._discard
         if kitty_seen and declarer is None:  # no contract: the kitty shown stays out of play
             known |= self._kitty
@@ -881,7 +925,11 @@ class HuutopussiState(MarriageState):
         sizes = [popcount(held[s] & ~fixed[s]) for s in slots]
         allowed = [pool & ~self._forbidden[s] for s in slots]
         k = self.game.kitty_size
-        if n == 3:
+        if n == 2:  # the dead hand: unseen by both, never holding a card of a kitty seen in play
+            slots.append(-3)
+            sizes.append(self.game.dead_size)
+            allowed.append(pool & ~self._kitty if kitty_seen else pool)
+        if n != 4:
             if declarer is None and not kitty_seen:
                 slots.append(-1)  # the kitty, unseen until the auction ends (or never shown)
                 sizes.append(k)
@@ -899,15 +947,17 @@ class HuutopussiState(MarriageState):
         if filled is None:
             return None
         hands = list(fixed)
-        kitty, discard = self._kitty, self._discard
+        kitty, discard, dead = self._kitty, self._discard, 0
         for s, got in zip(slots, filled, strict=True):
             if s == -1:
                 kitty = got
             elif s == -2:
                 discard = got
+            elif s == -3:
+                dead = got
             else:
                 hands[s] |= got
-        if n == 3 and declarer is not None and not kitty_seen:
+        if n != 4 and declarer is not None and not kitty_seen:
             kitty = self._pick(hands[declarer] | discard, k, rng)  # a hidden kitty: any of his cards
         actions = list(self._log[-1].actions)
         if partner is not None and declarer is not None and self._given:
@@ -920,10 +970,12 @@ class HuutopussiState(MarriageState):
                 actions = [next(gives) if a.kind == "give" else a for a in actions]
             hands[declarer] = (hands[declarer] | returned) & ~given
             hands[partner] = (hands[partner] & ~returned) | given
-        if n == 3 and declarer is not None:
+        if n != 4 and declarer is not None:
             hands[declarer] = (hands[declarer] | discard) & ~kitty
             actions = [card_set("discard", discard) if a.kind == "discard" else a for a in actions]
-        return ([*hands, kitty] if n == 3 else hands), actions
+        if n == 4:
+            return hands, actions
+        return ([*hands, dead, kitty] if n == 2 else [*hands, kitty]), actions
 
     @staticmethod
     def _pick(mask: int, size: int, rng: random.Random) -> int:

@@ -34,7 +34,9 @@ no duties while a stock lasts, asks and their order rules, lead from a
 marriage, calls only after one's own lead, how a marriage scores (Tute's 20
 and 40; Marjapussi's first marriage makes trumps for 2 and later ones score 1;
 in Huutopussi every marriage makes trumps for its suit's value), the last
-trick bonus, the pip point, tute, the stock and the exchange.
+trick bonus, the pip point, tute, the stock and the exchange, and a bonus for
+taking every trick of the hand (two-player Huutopussi's läpäri, ``R_SWEEP``,
+with ``F_WON`` the sides that have won a trick so far; in the key).
 
 What makes it fast:
 
@@ -122,7 +124,8 @@ F_LAST20 = 36  # the highest suit sung as a veinte in this turn (-1): veintes go
 F_DONE = 37  # the hand is over
 F_GONEPTS = 38  # card points of F_GONE
 F_GONEPIPS = 39  # pips of F_GONE
-ROW = 40
+F_WON = 40  # with R_SWEEP: bit 1 the maximising side has won a trick this hand, bit 2 the other side
+ROW = 41
 
 PH_PLAY = 0
 PH_ANSWER = 1
@@ -160,6 +163,7 @@ R_SOTAS = 33  # Tute: a third rank whose four cards make tute (option tute_sotas
 R_MUSTDECL = 34  # Tute pairs: a seat asked to declare may pass only with nothing to declare
 R_EXCHANY = 35  # Tute habanero: the exchange also before following, not only before a lead
 R_ACESHOW = 36  # Huutopussi 2002: in the first trick the holder of the led suit's ace must play it
+R_SWEEP = 37  # two-player Huutopussi: what the maximising side gains more by taking every trick
 R_SIZE = 40
 
 STYLE_TUTE = 0

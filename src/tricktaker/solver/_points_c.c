@@ -19,7 +19,7 @@ enum {
     F_TPIPS = 16, F_TRUMP = 17, F_DECL = 18, F_GONE = 19, F_PHASE = 20, F_CANCALL = 21,
     F_LT1 = 22, F_LT2 = 23, F_ASKED = 24, F_WHOLE = 26, F_SANG = 28, F_WIN20 = 30,
     F_ASKER = 31, F_ASKKIND = 32, F_WANTED = 33, F_PENDING = 34, F_PIPDIFF = 35,
-    F_LAST20 = 36, F_DONE = 37, F_GONEPTS = 38, F_GONEPIPS = 39, ROW = 40
+    F_LAST20 = 36, F_DONE = 37, F_GONEPTS = 38, F_GONEPIPS = 39, F_WON = 40, ROW = 41
 };
 enum { PH_PLAY = 0, PH_ANSWER = 1, PH_DECLARE = 2 };
 enum {
@@ -28,7 +28,7 @@ enum {
     R_TUTE = 13, R_MAXSIDE = 14, R_STOCKLEN = 15, R_CALLSTOCK = 16, R_EXCH = 17, R_KINGS = 18,
     R_KNIGHTS = 19, R_TOTALPTS = 20, R_SIDE = 21, R_DECK = 25, R_SPECIAL = 26,
     R_TOTALPIPS = 27, R_DOWN = 28, R_RELATIVE = 32, R_SOTAS = 33, R_MUSTDECL = 34, R_EXCHANY = 35,
-    R_ACESHOW = 36, R_SIZE = 40
+    R_ACESHOW = 36, R_SWEEP = 37, R_SIZE = 40
 };
 enum { STYLE_TUTE = 0, STYLE_ACE_TEN = 1 };
 enum { MARRY_TUTE = 0, MARRY_FIRST_TRUMPS = 1, MARRY_EVERY_TRUMPS = 2 };
@@ -541,6 +541,7 @@ static i64 end_trick(Ctx *x, int e) {
     int winner = winner_of(x, e);
     int mine = is_max(x, winner);
     i64 gain = mine ? S_(e, F_TPTS) : 0;
+    if (R_(R_SWEEP) != 0) S_(e, F_WON) |= mine ? 1 : 2;
     S_(e, F_PIPDIFF) += mine ? S_(e, F_TPIPS) : -S_(e, F_TPIPS);
     S_(e, F_GONE) |= S_(e, F_TABLE);
     S_(e, F_GONEPTS) += S_(e, F_TPTS);
@@ -572,6 +573,7 @@ static i64 end_trick(Ctx *x, int e) {
     if (empty && stock_left(x, e) == 0) {
         S_(e, F_DONE) = 1;
         if (mine) gain += R_(R_LAST);
+        if (S_(e, F_WON) == 1) gain += R_(R_SWEEP);
         if (R_(R_PIPVAL) != 0 && S_(e, F_PIPDIFF) > 0) gain += R_(R_PIPVAL);
         return gain;
     }
@@ -673,6 +675,7 @@ static i64 pip_point(const Ctx *x, int d, int sure) {
  * face-down cards). */
 static i64 upper_bound(const Ctx *x, int d) {
     i64 ub = R_(R_TOTALPTS) - S_(d, F_GONEPTS) + R_(R_LAST) + pip_point(x, d, 0);
+    if (!(S_(d, F_WON) & 2)) ub += R_(R_SWEEP);
     i64 reach = C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP);
     for (int seat = 0; seat < R_(R_N); seat++)
         if (is_max(x, seat)) reach |= S_(d, seat) | R_(R_DOWN + seat);
@@ -874,6 +877,7 @@ static i64 meta(const Ctx *x, int d) {
     m = m * 2 + S_(d, F_SANG + 1);
     m = m * 2 + S_(d, F_WIN20);
     m = m * 8 + S_(d, F_LAST20) + 1;
+    m = m * 4 + (S_(d, F_WON) & 3);
     m = m * 32 + S_(d, F_SP);
     m = m * 64 + upi;
     return (i64)((u64)m * 8192 + (u64)(pipdiff + 4096));
@@ -950,6 +954,7 @@ static i64 last_trick(const Ctx *x, int d) {
     i64 pipdiff = S_(d, F_PIPDIFF);
     if (is_max(x, winner)) {
         gain = pts + R_(R_LAST);
+        if (!(S_(d, F_WON) & 2)) gain += R_(R_SWEEP);
         pipdiff += pips;
     } else {
         pipdiff -= pips;
@@ -1439,7 +1444,7 @@ static const struct {
     LAYOUT(F_GONE), LAYOUT(F_PHASE), LAYOUT(F_CANCALL), LAYOUT(F_LT1), LAYOUT(F_LT2),
     LAYOUT(F_ASKED), LAYOUT(F_WHOLE), LAYOUT(F_SANG), LAYOUT(F_WIN20), LAYOUT(F_ASKER),
     LAYOUT(F_ASKKIND), LAYOUT(F_WANTED), LAYOUT(F_PENDING), LAYOUT(F_PIPDIFF), LAYOUT(F_LAST20),
-    LAYOUT(F_DONE), LAYOUT(F_GONEPTS), LAYOUT(F_GONEPIPS), LAYOUT(ROW),
+    LAYOUT(F_DONE), LAYOUT(F_GONEPTS), LAYOUT(F_GONEPIPS), LAYOUT(F_WON), LAYOUT(ROW),
     LAYOUT(PH_PLAY), LAYOUT(PH_ANSWER), LAYOUT(PH_DECLARE),
     LAYOUT(R_N), LAYOUT(R_DIR), LAYOUT(R_STYLE), LAYOUT(R_MUSTOVER), LAYOUT(R_PEXC),
     LAYOUT(R_FREE), LAYOUT(R_PARTNERS), LAYOUT(R_ORDER), LAYOUT(R_LFM), LAYOUT(R_OWNLEAD),
@@ -1447,7 +1452,7 @@ static const struct {
     LAYOUT(R_STOCKLEN), LAYOUT(R_CALLSTOCK), LAYOUT(R_EXCH), LAYOUT(R_KINGS), LAYOUT(R_KNIGHTS),
     LAYOUT(R_TOTALPTS), LAYOUT(R_SIDE), LAYOUT(R_DECK), LAYOUT(R_SPECIAL), LAYOUT(R_TOTALPIPS),
     LAYOUT(R_DOWN), LAYOUT(R_RELATIVE), LAYOUT(R_SOTAS), LAYOUT(R_MUSTDECL), LAYOUT(R_EXCHANY),
-    LAYOUT(R_ACESHOW),
+    LAYOUT(R_ACESHOW), LAYOUT(R_SWEEP),
     LAYOUT(R_SIZE),
     LAYOUT(STYLE_TUTE), LAYOUT(STYLE_ACE_TEN), LAYOUT(MARRY_TUTE), LAYOUT(MARRY_FIRST_TRUMPS),
     LAYOUT(MARRY_EVERY_TRUMPS),

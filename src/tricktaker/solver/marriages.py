@@ -26,7 +26,12 @@ exactly when the points they collected before plus the value reach it, so
 the value decides it), the no-trick penalty and the match score.  Sides: with
 four players the partnerships; with three, the declarer alone against the
 two defenders as one side (they play to hold him under his contract; the
-value for a defender is both defenders' points).
+value for a defender is both defenders' points); with two, each player alone.
+Two players: a player who takes every trick (a läpäri) collects all the
+deck's card points, the last trick and his marriages, so taking every trick
+is worth ``R_SWEEP`` more to him: the card points that never come into play
+(the dead hand's; the defender's also the discard's, the declarer's own
+discard being his already; without a contract the kitty's).
 """
 
 from __future__ import annotations
@@ -120,6 +125,8 @@ def _rules(state: MarriageState, pos: PointPosition, mover: int, obs: JSON) -> N
     r[K.R_CALLSTOCK] = 0 if rules.free_while_stock else -1
     r[K.R_ACESHOW] = int(rules.ace_shows)
     r[K.R_MAXSIDE] = _kernel_side(state, mover, mover)
+    if isinstance(state, HuutopussiState) and n == 2:
+        r[K.R_SWEEP] = _sweep_bonus(state, mover, obs)
     for seat in range(n):
         r[K.R_SIDE + seat] = _kernel_side(state, seat, mover)
     if isinstance(state, HuutopussiState):
@@ -129,6 +136,22 @@ def _rules(state: MarriageState, pos: PointPosition, mover: int, obs: JSON) -> N
         r[K.R_MARRY] = K.MARRY_FIRST_TRUMPS
         r[K.R_LAST] = 1
         r[K.R_PIPVAL] = 1 + obs["carry"]
+
+
+def _sweep_bonus(state: HuutopussiState, mover: int, obs: JSON) -> int:
+    """Two players: what the mover gains more by taking every trick (the läpäri): the deck's card
+    points less those of every card in play (hands, table, finished tricks), less his discard's
+    if he is the declarer (it counts for him anyway).  Read from the full state of a world."""
+    g = state.game
+    values = g.card_values
+    in_play = [c for seat in range(2) for c in state.hand(seat)]
+    in_play += [g.deck.card(text) for t in obs["tricks"] for _, text in t["cards"]]
+    in_play += [g.deck.card(text) for _, text in obs["trick"]]
+    bonus = g.deck_points - sum(values[c.mask] for c in in_play)
+    if mover == state.declarer:
+        discard = state.observation(mover)["discard"] or []
+        bonus -= sum(values[g.deck.card(text).mask] for text in discard)
+    return bonus
 
 
 def _tables(state: MarriageState, pos: PointPosition) -> None:
@@ -200,6 +223,9 @@ def _row(state: MarriageState, pos: PointPosition, mover: int, obs: JSON) -> Non
         row[K.F_PIPDIFF] = pips
     for _, letter, _ in obs["marriages"]:
         row[K.F_DECL] |= 1 << SUIT_BY_LETTER[letter]
+    if pos.rules[K.R_SWEEP]:
+        for t in tricks:
+            row[K.F_WON] |= 1 if side_of(state, t["winner"]) == maxside else 2
     _calls(state, pos, obs)
     row[K.F_TURN] = mover
     row[K.F_LEADER] = trick[0][0] if trick else row[K.F_ASKER] if state.phase == ANSWER_PHASE else mover
@@ -272,7 +298,9 @@ def objective(state: State, side: int, finished: bool) -> int:
         result = state.observation(None)["previous_hand"]
         declarer = result["declarer"]
         collected = list(result["collected"])
-        if result["discard"]:  # three players, the declarer's (not in the play's points)
+        counted = result["tricks_won"][g.side_of(declarer)] or not g.options["discard_needs_trick"] \
+            if declarer is not None else False
+        if result["discard"] and counted:  # three or two players, the declarer's (not the play's)
             discard = g.deck.cards_from_text(result["discard"])
             collected[g.side_of(declarer)] -= sum(g.card_values[c.mask] for c in discard)
     else:

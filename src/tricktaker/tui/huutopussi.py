@@ -1,10 +1,11 @@
-"""Huutopussi in the terminal: the auction, the exchange or the kitty, changing trumps; four or three players.
+"""Huutopussi in the terminal: the auction, the exchange or the kitty, changing trumps; 4, 3 or 2 players.
 
-One screen serves both table sizes: with four players (``players=4``) partners
+One screen serves every table size: with four players (``players=4``) partners
 sit opposite and the declarer's partner gives him 3 cards (option exchange: 4),
 he may raise and gives as many back; with three (``players=3``) everyone plays
 alone, the kitty is shown after the auction, and the declarer takes it, may
-raise and discards 3 cards (no aces or tens).
+raise and discards 3 cards (no aces or tens); two (``players=2``) play as
+three with the third hand dead, never shown (only a replay shows it).
 
 The auction is the long part of the choice list (bids from 50 to 440 in
 fives): it is shown as a range and a few numbered choices, and the person types
@@ -64,7 +65,7 @@ def signed(value: int) -> str:
 
 
 class HuutopussiScreen(MarriageScreen):
-    """Renders a Huutopussi observation (four or three players), for the person at the table and replays."""
+    """Renders a Huutopussi observation (four, three or two players), at the table and in replays."""
 
     HELP_MOVES = """\
   a bid       a number: 120 bids 120 (or bid 120); p or pass leaves the
@@ -95,7 +96,7 @@ class HuutopussiScreen(MarriageScreen):
         self.max_bid: int = game.max_bid
         self.exchange: int = game.options["exchange"]
         self.kitty: int = game.kitty_size
-        """Three players: the cards in the kitty and in the discard (3 or 6)."""
+        """Three or two players: the cards in the kitty and in the discard (3 or 6)."""
         self._hand: list[str] = []
         """The person's hand as last shown: what the numbers typed while giving or discarding mean."""
 
@@ -103,7 +104,8 @@ class HuutopussiScreen(MarriageScreen):
 
     @property
     def three(self) -> bool:
-        return self.game.num_players == 3
+        """Three players, or two: each alone, with a kitty (no partners, no exchange)."""
+        return self.game.num_players != 4
 
     def points_of(self, cards: Sequence[str]) -> int:
         return sum(self.card_points[c] for c in cards)
@@ -682,8 +684,15 @@ class HuutopussiScreen(MarriageScreen):
         if self.three:
             hidden = "" if opts["kitty_shown"] else " (seen only by him)"
             each = (36 - self.kitty) // 3
-            rules = ["three players, each alone",
-                     f"{each} cards each and a kitty of {self.kitty} for the declarer{hidden}"]
+            if game.num_players == 2:
+                rules = ["two players, each alone",
+                         f"{each} cards each, a third hand of {each} dealt dead (never seen or played) and a "
+                         f"kitty of {self.kitty} for the declarer{hidden}",
+                         f"taking every trick collects all {self.huuto.deck_points + self.huuto.last_trick} "
+                         f"card points and one's marriages"]
+            else:
+                rules = ["three players, each alone",
+                         f"{each} cards each and a kitty of {self.kitty} for the declarer{hidden}"]
         else:
             rules = ["partners opposite", f"the declarer's partner gives him {self.exchange} cards and gets "
                      f"{self.exchange} back"]
@@ -920,6 +929,14 @@ class HuutopussiScreen(MarriageScreen):
             grid.add_row("Winner", verdict)
         return Panel(grid, title=title, title_align="left", box=box.ROUNDED, expand=False)
 
+    def lapari_row(self, grid: Table, previous: JSON) -> None:
+        """Two players: a player who took every trick collected the whole deck (the läpäri)."""
+        seat = previous.get("lapari")
+        if seat is not None:
+            total = self.huuto.deck_points + self.huuto.last_trick
+            grid.add_row("Läpäri", Text(f"{capital(self.seats.noun(seat))} took every trick: all {total} "
+                                        f"card points and the marriages, the dead hand's included"))
+
     def result_rows(self, grid: Table, previous: JSON) -> None:
         seats = self.seats
         declarer = previous["declarer"]
@@ -928,6 +945,7 @@ class HuutopussiScreen(MarriageScreen):
             grid.add_row("Tricks", seats.per_side(previous["tricks_won"], bold=False))
             grid.add_row("Last trick", Text(f"{seats.side(previous['last_trick'])} +{self.huuto.last_trick}"))
             grid.add_row("Collected", seats.per_side(previous["collected"], bold=False))
+            self.lapari_row(grid, previous)
             grid.add_row("Scoring", Text("without a contract each side scores what it collected; no penalty"))
             grid.add_row("Points", self.side_points(previous["points"], sign=True))
             return
@@ -948,6 +966,7 @@ class HuutopussiScreen(MarriageScreen):
             grid.add_row("Discard", Text.assemble(self.look.cards(cards),
                                                   f"   {self.points_of(cards)} for {self.name(declarer)}"))
         grid.add_row("Collected", seats.per_side(previous["collected"], bold=False))
+        self.lapari_row(grid, previous)
         got = previous["collected"][side]
         if previous.get("declarer_trickless") and self.game.options["declarer_no_trick"] == "side_double":
             verdict = Text.assemble((f"{who} took no trick", "bold red"),
@@ -1016,6 +1035,9 @@ class HuutopussiScreen(MarriageScreen):
         deal = self.grid()
         for seat in seats.seat_order:
             deal.add_row(seats.full(seat), look.compact_hand(state.observation(seat)["hand"]))
+        if self.game.num_players == 2:
+            deal.add_row("Dead hand", look.compact_hand([c.text for c in self.game.deck.sorted(
+                self.game.deck.cards_from_text(hand["deal"][2]))]))
         if self.three:
             deal.add_row("Kitty", look.cards(hand["deal"][3].split()))
         out.print(deal)

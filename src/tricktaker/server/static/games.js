@@ -167,6 +167,9 @@ export function infoRows(obs, c) {
     }
     if (obs.phase === "play" || obs.trump) trumpRow();
     if (obs.kitty && obs.kitty.length) add(t("kitty"), c.cards(obs.kitty));
+    if (c.players === 2 && c.options.kitty) {  // two players: the third hand, dealt and never seen
+      add(t("deadHand"), String((36 - c.options.kitty) / 3));
+    }
     if (obs.given && obs.given.length) add(t("given"), c.cards(obs.given));
     if (obs.returned && obs.returned.length) add(t("returned"), c.cards(obs.returned));
     if (obs.discard && obs.discard.length) add(t("discarded"), c.cards(obs.discard));
@@ -276,6 +279,10 @@ export function handSummary(prev, c) {
     const tw = prev.tricks_won || [];
     const sweep = tw.filter((n) => n > 0);
     if (sweep.length === 1 && tw.length > 1) lines.push(`<b>${t("lapiajo", { name: c.sideName(tw.findIndex((n) => n > 0)) })}</b>`);
+    if (prev.lapari != null) {  // two players: every trick collects the whole deck (the engine's collected says how much)
+      lines.push(t("lapari", { name: c.sideName(prev.lapari), n: prev.collected[prev.lapari] - (prev.marriages || [])
+        .filter(([s]) => s === prev.lapari).reduce((sum, [, , v]) => sum + v, 0) }));
+    }
     lines.push(`${t("tricks")}: ${per(tw)}`);
     if (prev.collected) lines.push(`${t("pips")}: ${per(prev.collected)}`);
     lines.push(`${t("points")}: ${per(prev.points)}`);
