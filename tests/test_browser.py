@@ -977,3 +977,41 @@ def test_a_three_player_tute_table_from_the_lobby_plays_a_whole_round(server: Ru
         take_turn(page, rng)
     expect(page.get_by_test_id("history").locator("details")).to_have_count(1)  # the round, summed up
     assert server.http.get(f"/api/tables/{table_id}").json()["hand_number"] >= 1
+
+
+def test_a_two_player_huutopussi_table_from_the_lobby_plays_a_whole_hand(server: Running,
+                                                                         new_page: NewPage) -> None:
+    """Issue 24: Huutopussi for two (the 2002 ruleset's preset) chosen in the lobby, two seats,
+    played by clicking to the end of a hand; the table tells the dead hand's size, never its
+    cards, and the hand's result is summed up."""
+    page = new_page()
+    page.goto(server.url + "/")
+    page.get_by_test_id("game-select").select_option("huutopussi")
+    page.get_by_test_id("preset-select").select_option("rules_2002_two")
+    expect(page.get_by_test_id("seat-1-kind")).to_be_attached()
+    expect(page.get_by_test_id("seat-2-kind")).not_to_be_attached()
+    page.get_by_test_id("seat-1-kind").select_option("bot")
+    page.get_by_test_id("seat-1-bot").select_option("random")
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/t/[^#]+#token=."))
+    table_id = table_id_of(page)
+    info = server.http.get(f"/api/tables/{table_id}").json()
+    assert info["options"]["players"] == 2 and info["preset"] == "rules_2002_two"
+    wait_my_turn(page)
+    obs = observation(page)
+    assert obs["players"] == 2 and len(obs["hand"]) >= 10 and len(obs["hand_sizes"]) == 2
+    expect(page.locator("body")).to_contain_text("Dead hand")
+    rng = random.Random(5)
+    first = hand_number(page)
+    while True:
+        wait_my_turn(page, extra=f"() => window.tricktaker.state.obs.hand_number !== {first}"
+                                 " || document.body.dataset.over === 'true'")
+        if hand_number(page) != first or page.evaluate("() => document.body.dataset.over") == "true":
+            break
+        obs = observation(page)
+        seen = set(obs["hand"]) | set(obs["kitty"] or []) | set(obs["discard"] or [])
+        seen |= {c for _, c in obs["trick"]} | {c for t in obs["tricks"] for _, c in t["cards"]}
+        shown = page.evaluate("() => [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card)")
+        assert set(shown) <= seen, "a card the seat never saw (the dead hand's) is on the page"
+        take_turn(page, rng)
+    expect(page.get_by_test_id("history").locator("details")).to_have_count(1)

@@ -203,6 +203,24 @@ def test_two_players_first_trick_ace_shows_with_the_ace_dead_binds_nobody():
     assert state.observation(None)["tricks"][0]["winner"] == 0
 
 
+def test_two_players_example_22_the_ace_in_the_dead_hand():
+    state = tt.new_game("huutopussi", preset="rules_2002_two").new_hand(deal=DEAD_ACE_DEAL, dealer=0)
+    run(state, "1 pass, 0 pass")
+    assert state.declarer is None and state.current_player == 1
+    assert state.observation(0)["kitty"] == state.observation(1)["kitty"] == ["QC", "JC", "8C"]
+    assert_illegal(state, "play TH", "the first lead must be an ace, else spades")
+    run(state, "1 6S")
+    assert legal_plays(state) == {"KS", "QS", "9S"}
+    run(state, "0 9S")
+    assert state.observation(None)["tricks"][0]["winner"] == 0
+    # the same lead with the AS in seat 0's hand (swapped for his 9S, which goes to the dead hand)
+    deal = [DEAD_ACE_DEAL[0].replace("9S", "AS"), DEAD_ACE_DEAL[1], DEAD_ACE_DEAL[2].replace("AS", "9S"),
+            DEAD_ACE_DEAL[3]]
+    state = tt.new_game("huutopussi", preset="rules_2002_two").new_hand(deal=check_deal(deal), dealer=0)
+    run(state, "1 pass, 0 pass, 1 6S")
+    assert legal_plays(state) == {"AS"}, "the ace of the suit led, in a hand, must show"
+
+
 def test_two_players_random_play_follows_the_rules():
     variants = ({}, {"kitty": 6, "kitty_shown": False}, {"card_values": "pips", "defender_rounding": True})
     for options in variants:
@@ -470,3 +488,16 @@ def test_two_players_a_person_plays_a_match_at_a_server_table(tmp_path, preset):
         assert state.is_over() and state.game.preset == preset and state.num_players == 2
         assert last["observation"] == state.observation(0)
         check_results(state)
+
+
+def test_two_players_a_hand_review_keeps_every_position_hidden():
+    """The solver's values depend on the dead hand (the läpäri's top-up), which nobody sees: the
+    server's review (``only_public``) computes none of a two-player hand's positions."""
+    from tricktaker.analysis import analyse_hand
+
+    state = two().new_hand(deal=LAPARI_DEAL, dealer=0)
+    run(state, "0 bid 50, 1 pass, 0 pass, 0 discard JH 7C 6C")
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    review = analyse_hand(state.to_json(), 0, time_limit=1.0, par=False, only_public=True)
+    assert review.decisions and all(d.status == "hidden" and not d.values for d in review.decisions)

@@ -24,7 +24,8 @@ seats, so it must not reveal a card a seat never saw.  A position's values
 depend on every card still in play, so a position is *public at the hand's
 end* only when each seat then held exactly the cards it went on to play to
 tricks, and no other card was anywhere unseen (a stock, a discard put away, a
-partner sitting out): then everyone has seen all of them, and who held which.
+partner sitting out, the dead hand of Huutopussi for two): then everyone has
+seen all of them, and who held which.
 Avomarjapussi's rows are their seat's cards, face-down ones too (each is
 turned up in its column before it is played); a card out of play counts as
 seen when it was shown face up to all (Tute for three's trump card) or the
