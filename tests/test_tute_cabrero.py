@@ -422,3 +422,27 @@ def test_cabrero_duplicate_boards_score_a_seat_by_who_lost_the_hand():
     play_capote(state, sing=False)  # seats 0 and 1 lose to seat 2's capote
     assert [net_score(state, seat)[0] for seat in range(3)] == [-1.0, -1.0, 2.0]
     assert net_score(state, 2)[1] == [0, 0, 130]
+
+
+def test_cabrero_env_tensors_stay_exact_after_a_seat_is_put_out():
+    """The environments' incremental tensors equal a full re-read, action by action, through
+    whole four-seat matches in which seats go out (three play on, then the match ends)."""
+    np = pytest.importorskip("numpy")
+    from tricktaker.envs.session import Session, new_state
+
+    game = cabrero(4, losses_out=2)
+    shrunk = 0
+    for seed in range(3):
+        fast = Session(new_state(game, True, seed, 0))
+        strict = Session(new_state(game, True, seed, 0), strict=True)
+        rng = random.Random(seed)
+        while fast.current_player is not None:
+            index = rng.choice(fast.legal())
+            assert sorted(np.flatnonzero(fast.mask())) == sorted(fast.legal())
+            fast.apply(index)
+            strict.apply(index)
+            for seat in range(4):
+                assert np.array_equal(fast.tensor(seat), strict.tensor(seat)), (seed, seat)
+            shrunk += any(fast.state.out) and not fast.state.is_over()
+        assert fast.state.is_over() and fast.state.places is not None
+    assert shrunk  # some hands were played by three at a table of four

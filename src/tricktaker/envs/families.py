@@ -304,14 +304,23 @@ class TuteFamily(Family):
         return game.num_players == 2
 
     def score_scale(self, game: Game) -> float:
-        return float(game.options["rounds_to_win"])
+        # rounds won, or (Tute cabrero) lost hands, of which losses_out put a seat out
+        return float(game.options["losses_out" if getattr(game, "cabrero", False) else "rounds_to_win"])
 
     def points_scale(self, game: Game) -> float:
         return 230.0  # 130 in cards and the last trick, 100 in declarations
 
+    def reward_bound(self, game: Game) -> float:
+        if getattr(game, "cabrero", False):
+            # a hand pays -1 per loser, the others sharing: at most n - 1 to the one who did not lose
+            return float(game.num_players - 1)
+        return self.points_scale(game)
+
     def max_decisions(self, game: Game) -> int:
-        # every card; a pass or two after each trick; five declarations; two exchanges
-        return len(game.deck) + 2 * (len(game.deck) // game.num_players) + 5 + 2
+        # every card; a pass or two after each trick; five declarations; two exchanges (Tute
+        # cabrero: a table of four may play on with three, 13 tricks)
+        at_table = 3 if getattr(game, "cabrero", False) else game.num_players
+        return len(game.deck) + 2 * (len(game.deck) // at_table) + 5 + 2
 
     def blocks(self, layout: Layout, game: Game) -> None:
         d = len(game.deck)
@@ -325,6 +334,8 @@ class TuteFamily(Family):
             layout.add("stock", GLOBAL, 1, "cards left in the stock, the upcard included / 24")
 
     def decode(self, o: JSON, w: Writer) -> None:
+        # Tute cabrero: a seat put out plays no more, so three cards make a trick at four seats
+        w.enc.trick_size = o["players"] - sum(o.get("out") or ())
         w.put(w.block("trump"), None, w.suit(o["trump"]))
         if o["trump_card"]:
             w.put(w.block("trump_card"), None, w.card(o["trump_card"]))
