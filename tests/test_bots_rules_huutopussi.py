@@ -118,6 +118,9 @@ VARIANTS = [
     {"preset": "main_form", "players": 3},
     {"forced_opening": False, "all_pass": "no_contract", "opener": "left_of_dealer"},
     {"ask_lockouts": "illisoft_2002", "calls_after_any_trick": True, "exchange": 4},
+    {"players": 2},
+    {"preset": "rules_2002_two"},
+    {"players": 2, "kitty": 6, "kitty_shown": False},
 ]
 
 
@@ -132,6 +135,6 @@ def test_rules_bots_finish_whole_matches(options: dict[str, object]) -> None:
     assert time.perf_counter() - start < 10
 
 
-@pytest.mark.parametrize("options", [{}, {"players": 3}])
+@pytest.mark.parametrize("options", [{}, {"players": 3}, {"players": 2}])
 def test_rules_beat_random_over_duplicate_deals(options: dict[str, object]) -> None:
     assert rules_against_random("huutopussi", 30, **options).low > 0

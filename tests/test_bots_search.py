@@ -37,6 +37,7 @@ VARIANTS = {
     "huutopussi-three": ("huutopussi", {"players": 3}),
     "huutopussi-three-kitty6": ("huutopussi", {"players": 3, "kitty": 6, "kitty_shown": False}),
     "huutopussi-main-form": ("huutopussi", {"preset": "main_form"}),
+    "huutopussi-two": ("huutopussi", {"players": 2}),
     "huutopussi-variants": ("huutopussi", {"calls_after_any_trick": True, "exchange": 4,
                                            "card_values": "pips", "marriage_values": "spades_high",
                                            "opener": "left_of_dealer", "forced_opening": False,

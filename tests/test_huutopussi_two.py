@@ -404,9 +404,12 @@ def test_two_players_rules_bot_estimate_is_fitted_for_two():
     bot = make_bot("rules", seed=1)
     run(state, "1 bid 50")
     bid = bot.act(view_of(state, 0))
-    assert bid.kind == "bid" and int(bid.args[0]) >= 150, "a strong hand bids high"
+    assert bid.kind == "bid", "a strong hand outbids the opening"
+    run(state, f"0 {bid}, 1 pass")
+    raised = bot.act(view_of(state, 0))
+    assert raised.kind == "raise" and int(raised.args[0]) >= 150, "and raises to what it can make"
     state = two().new_hand(deal=LAPARI_DEAL, dealer=0)
-    run(state, "0 bid 150")
+    run(state, "0 bid 50")
     assert bot.act(view_of(state, 1)).kind == "pass", "a hand of nines and below passes"
 
 
@@ -501,3 +504,28 @@ def test_two_players_a_hand_review_keeps_every_position_hidden():
         state.apply(state.legal_actions()[0])
     review = analyse_hand(state.to_json(), 0, time_limit=1.0, par=False, only_public=True)
     assert review.decisions and all(d.status == "hidden" and not d.values for d in review.decisions)
+
+
+def test_two_players_a_duplicate_set_plays_its_boards(tmp_path):
+    """A duplicate set of Huutopussi for two: an entrant plays each board (a single hand against
+    the bot) and gets a result; the boards' records re-score by the rules."""
+    from server_helpers import play_to_end, running
+
+    with running(str(tmp_path / "t.db")) as srv:
+        made = srv.http.post("/api/duplicate/sets", json={"game": "huutopussi", "boards": 2,
+                                                          "preset": "rules_2002_two"})
+        assert made.status_code == 201, made.text
+        entry = srv.http.post(f"/api/duplicate/sets/{made.json()['id']}/entries", json={"nickname": "Aino"})
+        assert entry.status_code == 201, entry.text
+        token = entry.json()
+        for _ in range(2):
+            board = srv.http.post(f"/api/duplicate/entries/{token['entry']}/next",
+                                  json={"token": token["token"]})
+            assert board.status_code == 200, board.text
+            ws = srv.ws(board.json()["table"])
+            ws.join(token["token"])
+            play_to_end(ws, lambda legal: "pass" if "pass" in legal else legal[0])
+            ws.close()
+            state = tt.load(srv.http.get(f"/api/tables/{board.json()['table']}/record").text)
+            assert state.num_players == 2 and state.is_over() and state.game.preset == "rules_2002_two"
+            check_results(state)
