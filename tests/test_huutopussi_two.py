@@ -529,3 +529,32 @@ def test_two_players_a_duplicate_set_plays_its_boards(tmp_path):
             state = tt.load(srv.http.get(f"/api/tables/{board.json()['table']}/record").text)
             assert state.num_players == 2 and state.is_over() and state.game.preset == "rules_2002_two"
             check_results(state)
+
+
+def test_two_players_worlds_with_a_hidden_kitty_of_six():
+    """kitty=6, kitty_shown off: the defender never saw the kitty, so in his worlds it is any six
+    of the declarer's cards and discard, and the dead hand any ten of the rest; every world
+    replays the hand (same actions, same legal moves for the defender)."""
+    game = two(kitty=6, kitty_shown=False)
+    state = game.new_hand(seed=3, dealer=0)
+    run(state, "0 bid 50, 1 pass, 0 pass")
+    state.apply(state.legal_actions()[0])  # the discard
+    for _ in range(5):
+        state.apply(state.legal_actions()[0])
+    assert state.observation(1)["kitty"] is None and state.phase == "play"
+    piles_seen = set()
+    for seed in range(30):
+        world = state.sample_world(1, random.Random(seed))
+        assert hand(world, 1) == hand(state, 1)
+        texts = [a.text for a in world.history]
+        assert texts[:3] == ["bid 50", "pass", "pass"] and texts[4:] == [a.text for a in state.history][4:]
+        piles = json.loads(world.to_json())["hands"][0]["deal"]
+        assert [len(p.split()) for p in piles] == [10, 10, 10, 6]
+        obs = world.observation(0)
+        declarers = hand(world, 0) | set(obs["discard"]) | {c for s, c in obs["trick"] if s == 0}
+        declarers |= {c for t in obs["tricks"] for s, c in t["cards"] if s == 0}
+        assert set(piles[3].split()) <= declarers, "the kitty is six of the declarer's cards"
+        if world.current_player == 1:
+            assert legal(world) == legal(state)
+        piles_seen.add(piles[2])
+    assert len(piles_seen) > 20, "the dead hand is drawn anew in each world"
