@@ -558,3 +558,42 @@ def test_two_players_worlds_with_a_hidden_kitty_of_six():
             assert legal(world) == legal(state)
         piles_seen.add(piles[2])
     assert len(piles_seen) > 20, "the dead hand is drawn anew in each world"
+
+
+def test_two_players_bid_ban_below_zero_with_reopening():
+    """rules_2002_two from scores 20 and -5: the player below 0 waits; if the other passes
+    without a bid the auction reopens for him (from 60); if the other bids, he is declarer at
+    once; both below 0: nobody waits."""
+    game = tt.new_game("huutopussi", preset="rules_2002_two")
+    state = game.new_hand(deal=LAPARI_DEAL, dealer=0, scores=[20, -5])
+    assert state.current_player == 0, "seat 1, left of the dealer, is under the ban and waits"
+    run(state, "0 pass")
+    assert state.current_player == 1 and legal(state)[0] == "bid 60" and "pass" in legal(state)
+    run(state, "1 bid 60")
+    assert state.declarer == 1 and state.contract == 60
+    state = game.new_hand(deal=LAPARI_DEAL, dealer=0, scores=[20, -5])
+    run(state, "0 bid 60")
+    assert state.declarer == 0, "seat 1 is never asked"
+    state = game.new_hand(deal=LAPARI_DEAL, dealer=0, scores=[-20, -5])
+    assert state.current_player == 1, "both under the ban: nobody waits"
+
+
+def test_two_players_redeal_four_sixes_at_the_bid_and_after_the_kitty():
+    """rules_2002_two: a player holding all four sixes may demand a new deal at his bidding turn,
+    and the declarer once the kitty has given him the fourth (before he leads)."""
+    game = tt.new_game("huutopussi", preset="rules_2002_two")
+    deal = check_deal(["AS TS KS QS JS AH TH KH QH AD TD", "6S 6H 6D 6C 9H 8H 7H 9D 8D 7D 9S",
+                       "KD QD JD AC TC KC QC JC 9C 8C 7C", "JH 8S 7S"])
+    state = game.new_hand(deal=deal, dealer=0)
+    assert "redeal" in legal(state)
+    run(state, "1 redeal")
+    assert result(state)["redeal"] == 1 and result(state)["points"] == [0, 0]
+    deal = check_deal(["AS TS KS QS JS AH TH KH QH AD TD", "6S 6H 6D 9C 9H 8H 7H 9D 8D 7D 9S",
+                       "KD QD JD AC TC KC QC JC 8C 7C 6C", "JH 8S 7S"])
+    kitty_six = [deal[0], deal[1], deal[2].replace("6C", "7S"), "JH 8S 6C"]
+    state = game.new_hand(deal=check_deal(kitty_six), dealer=0)
+    assert "redeal" not in legal(state), "three sixes are not enough in the 2002 rules"
+    run(state, "1 bid 60, 0 pass")
+    assert "redeal" in legal(state), "the kitty's 6C makes four"
+    run(state, "1 redeal")
+    assert result(state)["redeal"] == 1
