@@ -446,3 +446,14 @@ def test_cabrero_env_tensors_stay_exact_after_a_seat_is_put_out():
             shrunk += any(fast.state.out) and not fast.state.is_over()
         assert fast.state.is_over() and fast.state.places is not None
     assert shrunk  # some hands were played by three at a table of four
+
+
+def test_cabrero_hand_reviews_judge_nothing_since_the_solver_refuses():
+    from tricktaker.server.review import review_hand
+
+    state = cabrero(3).new_match(seed=4)
+    rng = random.Random(4)
+    while state.hand_number < 1:
+        state.apply(rng.choice(state.legal_actions()))
+    review = review_hand(state.to_json(), 0, 0.2)
+    assert review["finished"] and review["decisions"] == [] and review["totals"] == [0, 0, 0]
