@@ -46,6 +46,8 @@ def test_cabrero_a_table_of_four_each_alone_plays_to_the_end_in_the_browser(
     assert places is not None and record.is_over()
     # several may win together: the page reads the places, not a single winner
     expect(page.locator("#over-winner")).to_have_text("You win!" if places[0] == 1 else "You lose.")
+    # a hand's review judges nothing here (the solver refuses cabrero), and says why
+    expect(page.get_by_test_id("review-nothing").first).to_be_attached()
 
 
 def test_cabrero_from_the_lobby_for_three_with_its_explanation_in_spanish(

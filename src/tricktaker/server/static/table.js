@@ -898,6 +898,9 @@ function reviewHTML(number) {
   const r = S.reviews[number];
   if (!r) return `<p class="small muted" data-testid="review-pending">${esc(t("reviewPending"))}</p>`;
   if (r.failed) return `<p class="small muted">${esc(t("reviewFailed"))}</p>`;
+  if (!r.decisions.length && S.obs && S.obs.out) {  // tute cabrero: the solver does not value it
+    return `<p class="small muted" data-testid="review-nothing">${esc(t("reviewNothing"))}</p>`;
+  }
   const tricks = new Map();
   for (const d of r.decisions) {
     if (!tricks.has(d.trick)) tricks.set(d.trick, []);
