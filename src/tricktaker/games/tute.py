@@ -169,17 +169,17 @@ Tute cabrero (mode=cabrero, preset cabrero; players 3 or 4, each alone): dealt, 
 sung as above (three at the table: 13 each and a turned card), but a hand has losers, not a
 winner: a player who declares tute ends the hand and everyone else loses; if one player takes
 every trick (capote) the others lose, or he alone if he sang; else every player without a
-trick loses; else the middle (of three the second,
-of four the second and third; players tied on points share the places they cover).  Each
-loss is a mark; losses_out marks (4) put a player out (no more cards, the turn passes him
-by), and the match ends when fewer than three are left: they win it together.
+trick loses; else the middle (of three the second, of four the second and third; players
+tied on points share the places they cover).  Each loss is a mark; losses_out marks (4) put
+a player out (no more cards, the turn passes him by), and the match ends when fewer than
+three are left: they win it together.
 
 Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
 
     def _validate(self) -> None:
         self.num_players = self.options["players"]
         self.cabrero = self.options["mode"] == "cabrero"
-        """Tute cabrero: each alone, the middle loses, four lost hands put a player out."""
+        """Tute cabrero: each alone, the middle loses, ``losses_out`` lost hands put a player out."""
         if self.cabrero and self.num_players == 2:
             raise OptionError("tute cabrero is for three or four players (option players 3 or 4), not two")
         self.partnerships = self.num_players == 4 and not self.cabrero
