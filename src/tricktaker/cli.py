@@ -147,7 +147,7 @@ def _players_option(args: argparse.Namespace) -> list[str]:
 def _table_sizes(game_cls: type[Game]) -> str:
     option = next((o for o in game_cls.OPTIONS if o.name == "players"), None)
     if option is not None and option.choices:
-        return ", ".join(map(str, option.choices))
+        return ", ".join(map(str, sorted(option.choices)))
     return str(game_cls.num_players)
 
 
