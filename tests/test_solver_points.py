@@ -426,6 +426,7 @@ def test_bad_arrays_are_refused_not_crashed_on() -> None:
         {"SD": np.zeros(3, dtype=np.int64)}, {"TK": keys[:3]}, {"TB": bounds.astype(np.int64)},
         {"TB": bounds[:10]}, {"M": moves[:, :5]}, {"W": work[:, :8]}, {"stats": stats[:1]},
         {"om": out[0][:3]}, {"S": [[0] * K.ROW] * 3}, {"R": None}, {"S": rows.tobytes()},
+        {"TK": keys[:1], "TB": bounds[:1]}, {"TK": keys[:6], "TB": bounds[:6]},  # a bucket is two entries
     ]
     for change in bad:
         with pytest.raises((TypeError, ValueError)):

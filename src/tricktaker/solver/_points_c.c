@@ -40,6 +40,9 @@ enum {
     MV_TUTE = 81, MV_EXCHANGE = 82, MV_PASS = 83, MAX_MOVES = 48, MAX_DEPTH = 160
 };
 enum { KEY_WORDS = 6, TB_LB = 0, TB_UB = 1, TB_MOVE = 2, TB_GEN = 3, TB_WORDS = 4 };
+/* TB_MOVE holds the best move + 1 (0: none) in its low byte and the live cards of the position
+ * above it: the size of its subtree, which decides what a full bucket gives up. */
+#define TB_MOVE_BITS 8
 enum { S_NODES = 0, S_GEN = 1, STATS = 4, W_COLS = 40 };
 #define INF ((i64)1 << 20)
 
@@ -911,6 +914,12 @@ static void relative_key(const Ctx *x, int d, i64 *k) {
     }
 }
 
+/* Whether table entry (tk, tb) holds key k of this generation. */
+TT_INLINE int entry_holds(const Ctx *x, const i64 *tk, const int32_t *tb, const i64 *k) {
+    return (i64)tb[TB_GEN] == x->gen && tk[0] == k[0] && tk[1] == k[1] && tk[2] == k[2]
+           && tk[3] == k[3] && tk[4] == k[4] && tk[5] == k[5];
+}
+
 TT_INLINE u64 mix(u64 h, i64 v) {
     h ^= (u64)v;
     h *= (u64)(-7046029254386353131LL);
@@ -996,11 +1005,13 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         k[5] = S_(d, F_LT1) | S_(d, F_LT2);
         u64 h = 0x1234567;
         for (int j = 0; j < KEY_WORDS; j++) h = mix(h, k[j]);
-        slot = (i64)((h >> 7) & x->tmask);
+        /* a bucket of two entries (slot, slot + 1) */
+        slot = (i64)((h >> 7) & x->tmask & ~(u64)1);
         tk = &x->TK[(size_t)slot * KEY_WORDS];
         tb = &x->TB[(size_t)slot * TB_WORDS];
-        prefetch(tk);  /* the entry is most often in no cache: load it while the bounds are computed */
-        prefetch(tk + KEY_WORDS - 1);  /* (a key may span two cache lines) */
+        prefetch(tk);  /* the entries are most often in no cache: load them while the bounds are computed */
+        prefetch(tk + KEY_WORDS);
+        prefetch(tk + 2 * KEY_WORDS - 1);  /* (a bucket's keys span two or three cache lines) */
         prefetch(tb);
         /* the position's own bounds, counted while the entry loads (the search waits on that
          * load more than on any count) */
@@ -1027,18 +1038,33 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         /* a cut by these bounds needs no wait for the entry */
         if (ub <= alpha) return ub;
         if (beta <= mine) return mine;
-        if ((i64)tb[TB_GEN] == x->gen && tk[0] == k[0] && tk[1] == k[1] && tk[2] == k[2]
-            && tk[3] == k[3] && tk[4] == k[4] && tk[5] == k[5]) {
+        int found = entry_holds(x, tk, tb, k);
+        if (!found) {
+            i64 *tk2 = tk + KEY_WORDS;
+            int32_t *tb2 = tb + TB_WORDS;
+            found = entry_holds(x, tk2, tb2, k);
+            /* on a miss the new entry replaces one of an older search, else the one of the
+             * smaller subtree (fewer live cards), the second on a tie */
+            if (found || (i64)tb2[TB_GEN] != x->gen
+                || ((i64)tb[TB_GEN] == x->gen && tb2[TB_MOVE] >> TB_MOVE_BITS <= tb[TB_MOVE] >> TB_MOVE_BITS)) {
+                tk = tk2;
+                tb = tb2;
+                slot++;
+            }
+        }
+        if (found) {
             i64 lb_t = tb[TB_LB], ub_t = tb[TB_UB];
             if (lb_t >= beta) return lb_t;
             if (ub_t <= alpha) return ub_t;
-            first = tb[TB_MOVE];
+            first = (tb[TB_MOVE] & ((1 << TB_MOVE_BITS) - 1)) - 1;
         } else {
+            int live = 0;
+            for (int seat = 0; seat < R_(R_N); seat++) live += popcount(S_(d, seat));
             memcpy(tk, k, sizeof k);
             tb[TB_GEN] = (int32_t)x->gen;
             tb[TB_LB] = (int32_t)mine;
             tb[TB_UB] = (int32_t)ub;
-            tb[TB_MOVE] = -1;
+            tb[TB_MOVE] = live << TB_MOVE_BITS;
         }
     }
     int nm = gen_moves(x, d, first, 0);
@@ -1078,21 +1104,30 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             }
         }
     }
-    if (slot >= 0 && tk[0] == k[0] && tk[1] == k[1] && tk[2] == k[2] && tk[3] == k[3]
-        && tk[4] == k[4] && tk[5] == k[5] && (i64)tb[TB_GEN] == x->gen) {
+    if (slot >= 0 && entry_holds(x, tk, tb, k)) {
         if (best < beta && best < tb[TB_UB]) tb[TB_UB] = (int32_t)best;
         if (best > alpha && best > tb[TB_LB]) tb[TB_LB] = (int32_t)best;
-        tb[TB_MOVE] = (int32_t)best_move;
+        tb[TB_MOVE] = (int32_t)((tb[TB_MOVE] & ~((1 << TB_MOVE_BITS) - 1)) | (best_move + 1));
     }
     return best;
 }
 
-/* The exact gain from row d: null-window tests, the first at guess, then halving the
- * interval the fail-soft answers leave. */
+/* The first step of exact()'s gallop from its guess, in points. */
+#define GALLOP 4
+
+/* The exact gain from row d: null-window tests, each asking "at least test?" and narrowing
+ * [lo, hi] to its fail-soft answer.  Without a guess the tests halve the interval.  With one
+ * (the value of the card before, usually near) the first test is at the guess and the next
+ * ones gallop away from it in the direction of the answers, GALLOP points and then twice as far
+ * each time, never past the middle of the interval, until the answers have gone both ways;
+ * from then on they halve.  A test near the value costs the most, and the halving from the
+ * whole range of points spent several of them on both sides of it. */
 static i64 exact(Ctx *x, int d, i64 guess) {
     i64 lo = 0;
     i64 hi = upper_bound(x, d);
     i64 test;
+    int dir = 0, bracketed = guess < 0;
+    i64 step = GALLOP;
     if (guess >= 0) {
         test = guess > lo + 1 ? guess : lo + 1;
         if (test > hi) test = hi;
@@ -1102,11 +1137,23 @@ static i64 exact(Ctx *x, int d, i64 guess) {
     while (lo < hi) {
         i64 g = search(x, d, test - 1, test);
         if (x->stop) return 0;
-        if (g >= test)
+        int up = g >= test ? 1 : -1;
+        if (up > 0)
             lo = g;
         else
             hi = g;
-        test = (lo + hi + 1) / 2;
+        if (dir == up)
+            step *= 2;
+        else if (dir != 0)
+            bracketed = 1;
+        dir = up;
+        i64 mid = (lo + hi + 1) / 2;
+        if (bracketed)
+            test = mid;
+        else if (up > 0)
+            test = lo + step < mid ? lo + step : mid;
+        else
+            test = hi - step + 1 > mid ? hi - step + 1 : mid;
     }
     return lo;
 }
@@ -1303,8 +1350,8 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     if (stack_args(x, &b, oS, oM, oSC, oW, 2) < 0) goto fail;
     if (!(x->TK = arg(&b, oTK, 8, "keys", 1, KEY_WORDS, &tk_rows))) goto fail;
     if (!(x->TB = arg(&b, oTB, 4, "bounds", tk_rows, TB_WORDS, &tb_rows))) goto fail;
-    if (tk_rows & (tk_rows - 1)) {
-        PyErr_SetString(PyExc_ValueError, "the table's size must be a power of two");
+    if (tk_rows < 2 || (tk_rows & (tk_rows - 1))) {  /* (buckets of two entries) */
+        PyErr_SetString(PyExc_ValueError, "the table's size must be a power of two, at least 2");
         goto fail;
     }
     if (!(stats = arg(&b, ostats, 8, "stats", STATS, 0, NULL))) goto fail;
