@@ -41,14 +41,19 @@ with ``F_WON`` the sides that have won a trick so far; in the key).
 What makes it fast:
 
 - **Null-window tests**: exact values from alpha-beta tests with a window of
-  one point; each answer (fail-soft) narrows the interval, which is halved
-  for the next test (points move in uneven steps, so stepping a point at a
-  time as MTD(f) does would take many tests).
-- **Transposition table** at trick starts; an entry keeps a lower and an upper
-  bound and the best move found.  Where every live card is in a hand (no
-  stock, no face-down card) the key is by *relative rank*: per suit, the owner
-  and class (points, pips, part in calls) of each live card in rank order, so
-  positions that differ only in which equal cards are gone share an entry.
+  one point; each answer (fail-soft) narrows the interval.  A card's first
+  test is at the value of the card before; the next ones gallop away from it
+  in the direction of the answers (4 points, then twice as far each time),
+  and once the answers have gone both ways the interval is halved (points
+  move in uneven steps, so stepping a point at a time as MTD(f) does would
+  take many tests).
+- **Transposition table** at trick starts, in buckets of two entries (a new
+  position replaces an entry of an older solve, else the one with fewer live
+  cards); an entry keeps a lower and an upper bound and the best move found.
+  Where every live card is in a hand (no stock, no face-down card) the key is
+  by *relative rank*: per suit, the owner and class (points, pips, part in
+  calls) of each live card in rank order, so positions that differ only in
+  which equal cards are gone share an entry.
 - **Bounds**: the maximiser gains at most the card points still out, the last
   trick, the pip point (unless its pip lead plus every pip still out cannot
   make it positive) and the marriages whose cards its side can still hold,
@@ -56,10 +61,11 @@ What makes it fast:
   own safe trumps (the top run of trumps held by one side, once trumps can no
   longer change and no tute can end the round first), and the pip point once
   its pip lead exceeds the pips still out.  At a trick start the leader's
-  quick tricks (its top cards cashed at once) add to its side's sure card
-  points and pips.  These counts run while the table entry is loading (the
-  search waits on that load more than on anything else), and a cut by them
-  needs no wait for it.
+  quick tricks (its top cards cashed at once), or a partner's reached through
+  an entry (a suit whose top card the partner holds and every opponent must
+  follow), add to its side's sure card points and pips.  These counts run
+  while the table entry is loading (the search waits on that load more than
+  on anything else), and a cut by them needs no wait for it.
 - **Equivalent cards**: two cards of one hand in one suit with no live card
   between them, the same card points and pips, and no part in a call (kings
   and queens of marriages still to be made, Tute's kings and knights and

@@ -60,6 +60,7 @@ typedef struct {
     i64 under;       /* the cards with a face-down card beneath them */
     i64 down;        /* every seat's face-down cards (Avomarjapussi), 0 in the other games */
     int relative;    /* keys by relative rank allowed (rules[R_RELATIVE], at most 10 cards a suit) */
+    int allies;      /* some side has two seats (entry_points has partners to reach) */
     i64 open_pairs[16]; /* by declared suits: the marriage cards of the suits not declared */
     u64 tmask;       /* table size - 1 */
     i64 gen;         /* the table's generation (stats[S_GEN]) */
@@ -833,6 +834,54 @@ static i64 quick_points(const Ctx *x, int d, int leader, i64 *trumps, int table)
     return total;
 }
 
+/* The card points (table C_PTS) or pips (C_PIPS) the leader's side surely takes through an
+ * entry to a partner (same conditions as quick_points), plus the larger of safe and what the
+ * partner's trumps cash.  In a plain suit where the partner holds the top live card and each
+ * opponent must follow (it holds the suit, or has no trump to ruff with), the leader leads its
+ * cheapest card of the suit, every opponent gives at least its cheapest one, and the partner
+ * wins the trick with the top card.  The partner then leads and cashes its quick tricks in the
+ * other suits (quick_points on scratch row d + 1, the suit taken out of every hand): that trick
+ * left them as they were, bar an opponent's discard, which went to the partner's trick and so
+ * makes up for anything it takes off that opponent's later cards.  The best such suit counts;
+ * 0 if none. */
+static i64 entry_points(const Ctx *x, int d, int leader, i64 safe, int table) {
+    if (!x->allies) return 0;
+    int n = (int)R_(R_N);
+    i64 trump = S_(d, F_TRUMP);
+    i64 tm = trump >= 0 ? smask(trump) : 0;
+    i64 live = S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3);
+    i64 best = 0;
+    for (int partner = 0; partner < n; partner++) {
+        if (partner == leader || R_(R_SIDE + partner) != R_(R_SIDE + leader)) continue;
+        for (int s = 0; s < 4; s++) {
+            if (s == trump) continue;
+            i64 sm = suit_mask(s);
+            i64 mine = S_(d, leader) & sm;
+            i64 t = top(live & sm);
+            if (!mine || !(S_(d, partner) & t)) continue;
+            i64 pts = C_(table, idx(t)) + smallest_points(x, mine, 1, table);
+            int ok = 1;
+            for (int o = 0; o < n && ok; o++) {
+                if (R_(R_SIDE + o) == R_(R_SIDE + leader)) continue;
+                i64 h = S_(d, o) & sm;
+                if (h)
+                    pts += smallest_points(x, h, 1, table);
+                else if (S_(d, o) & tm)
+                    ok = 0;
+            }
+            if (!ok) continue;
+            int e = d + 1;  /* (quick_points reads only the hands and the trump suit) */
+            for (int o = 0; o < 4; o++) S_(e, o) = S_(d, o) & ~sm;
+            S_(e, F_TRUMP) = trump;
+            i64 trumps;
+            pts += quick_points(x, e, partner, &trumps, table);
+            pts += trumps > safe ? trumps : safe;
+            if (pts > best) best = pts;
+        }
+    }
+    return best;
+}
+
 /* The pip point decided by the leader's quick tricks (same conditions as quick_points), when
  * the pips so far do not decide it yet: the leader's side takes at least the pips of its quick
  * tricks, so its final lead in pips is at least (lead so far) + 2 * (those pips) - (pips still
@@ -844,6 +893,8 @@ static i64 quick_pip_point(const Ctx *x, int d, int leader, i64 *mine) {
     if (val == 0 || pip_point(x, d, 1) != 0 || pip_point(x, d, 0) == 0) return 0;
     i64 trumps;
     i64 sure = quick_points(x, d, leader, &trumps, C_PIPS) + trumps;
+    i64 entry = entry_points(x, d, leader, 0, C_PIPS);
+    if (entry > sure) sure = entry;
     i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS);
     i64 lead = S_(d, F_PIPDIFF);
     if (is_max(x, leader)) {
@@ -1009,9 +1060,11 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         slot = (i64)((h >> 7) & x->tmask & ~(u64)1);
         tk = &x->TK[(size_t)slot * KEY_WORDS];
         tb = &x->TB[(size_t)slot * TB_WORDS];
-        prefetch(tk);  /* the entries are most often in no cache: load them while the bounds are computed */
+        /* the entries are most often in no cache: load them while the bounds are computed (a
+         * bucket's keys span two or three cache lines) */
+        prefetch(tk);
         prefetch(tk + KEY_WORDS);
-        prefetch(tk + 2 * KEY_WORDS - 1);  /* (a bucket's keys span two or three cache lines) */
+        prefetch(tk + 2 * KEY_WORDS - 1);
         prefetch(tb);
         /* the position's own bounds, counted while the entry loads (the search waits on that
          * load more than on any count) */
@@ -1026,10 +1079,14 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
                 if (R_(R_TOTALPTS) != 0) {  /* (the Marjapussi family has no card points) */
                     i64 trumps;
                     i64 plain = quick_points(x, d, leader, &trumps, C_PTS);
+                    i64 safe = is_max(x, leader) ? mine : theirs;
+                    i64 sure = plain + (trumps > safe ? trumps : safe);
+                    i64 entry = entry_points(x, d, leader, safe, C_PTS);
+                    if (entry > sure) sure = entry;
                     if (is_max(x, leader))
-                        mine = plain + (trumps > mine ? trumps : mine);
+                        mine = sure;
                     else
-                        ub -= plain + (trumps > theirs ? trumps - theirs : 0);
+                        ub -= sure - theirs;
                 }
                 ub -= quick_pip_point(x, d, leader, &mine);
             }
@@ -1046,7 +1103,8 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             /* on a miss the new entry replaces one of an older search, else the one of the
              * smaller subtree (fewer live cards), the second on a tie */
             if (found || (i64)tb2[TB_GEN] != x->gen
-                || ((i64)tb[TB_GEN] == x->gen && tb2[TB_MOVE] >> TB_MOVE_BITS <= tb[TB_MOVE] >> TB_MOVE_BITS)) {
+                || ((i64)tb[TB_GEN] == x->gen
+                    && tb2[TB_MOVE] >> TB_MOVE_BITS <= tb[TB_MOVE] >> TB_MOVE_BITS)) {
                 tk = tk2;
                 tb = tb2;
                 slot++;
@@ -1268,6 +1326,10 @@ static void derive(Ctx *x) {
         if (x->C[C_UNDER * C_COLS + i] != 0) x->under |= (i64)1 << i;
     x->down = 0;
     for (int seat = 0; seat < x->R[R_N]; seat++) x->down |= x->R[R_DOWN + seat];
+    x->allies = 0;
+    for (int a = 0; a < x->R[R_N]; a++)
+        for (int b = a + 1; b < x->R[R_N]; b++)
+            if (x->R[R_SIDE + a] == x->R[R_SIDE + b]) x->allies = 1;
     x->relative = x->R[R_RELATIVE] != 0;  /* a key word holds 10 cards of 5 bits and the count */
     for (int s = 0; s < 4; s++)
         if (popcount(x->R[R_DECK] & suit_mask(s)) > 10) x->relative = 0;
