@@ -195,6 +195,48 @@ def test_a_call_is_worth_its_points_and_what_follows(variant: str) -> None:
     assert checked > 0
 
 
+def _entry_to_partner(pos: PointPosition) -> bool:
+    """Whether the kernel's entry rule applies at this trick start: a plain suit where the
+    mover's partner holds the top live card, the mover holds the suit, and each opponent must
+    follow (it holds the suit, or no trump)."""
+    row, rules = pos.row, pos.rules
+    n, leader = int(rules[K.R_N]), int(row[K.F_TURN])
+    if row[K.F_POS] != 0 or row[K.F_PHASE] != K.PH_PLAY or row[K.F_LT1] != 0:
+        return False
+    hands = [int(row[seat]) for seat in range(n)]
+    side = [int(rules[K.R_SIDE + seat]) for seat in range(n)]
+    trump = int(row[K.F_TRUMP])
+    trumps = 0xFFFF << (16 * trump) if trump >= 0 else 0
+    for s in range(4):
+        suit = 0xFFFF << (16 * s)
+        live = (hands[0] | hands[1] | hands[2] | (hands[3] if n == 4 else 0)) & suit
+        if s == trump or not live or not hands[leader] & suit:
+            continue
+        top = 1 << (live.bit_length() - 1)
+        partners = [p for p in range(n) if p != leader and side[p] == side[leader]]
+        opponents = [o for o in range(n) if side[o] != side[leader]]
+        if any(hands[p] & top for p in partners) and all(
+                hands[o] & suit or not hands[o] & trumps for o in opponents):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("variant", ["tute-pairs", "huutopussi", "huutopussi-three", "marjapussi"])
+def test_entries_to_the_partner_count_exactly(variant: str) -> None:
+    """The sure points through an entry to the partner (the leader leads low to the partner's top
+    card, then the partner cashes) are a bound the search cuts on: endgames whose first trick
+    start offers such an entry get minimax's values."""
+    adapter = tute_solver if VARIANTS[variant][0] == "tute" else marriage_solver
+    checked = 0
+    for state in endgames(variant, 400, 3, seed=900):
+        if state.phase == "play" and _entry_to_partner(adapter.position(state)):
+            check_against_minimax(state)
+            checked += 1
+            if checked == 6:
+                break
+    assert checked == 6
+
+
 # -- the contract of tt.solve ------------------------------------------------------------------
 
 
