@@ -27,6 +27,8 @@ VARIANTS = {
     "tute-habanero-anytime": ("tute", {"players": 2, "rounds_to_win": 1, "exchange_anytime": True}),
     "tute-three": ("tute", {"players": 3, "rounds_to_win": 1}),
     "tute-cabrero": ("tute", {"preset": "cabrero", "losses_out": 1}),
+    "tute-cabrero-five": ("tute", {"preset": "cabrero", "players": 5, "losses_out": 1}),
+    "tute-cabrero-six": ("tute", {"preset": "cabrero", "players": 6, "losses_out": 1}),
     "marjapussi": ("marjapussi", {"preset": "short"}),
     "marjapussi-ordered": ("marjapussi", {"preset": "short", "declaration_order": "whole_first",
                                           "lead_from_marriage": True, "clubs_ace_opens": True}),

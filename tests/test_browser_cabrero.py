@@ -60,7 +60,7 @@ def test_cabrero_from_the_lobby_for_three_with_its_explanation_in_spanish(
     page.reload()
     page.get_by_test_id("game-select").select_option("tute")
     page.get_by_test_id("preset-select").select_option("cabrero")
-    expect(page.get_by_test_id("preset-select").locator("option:checked")).to_have_text("Cabrero (3-4 solos)")
+    expect(page.get_by_test_id("preset-select").locator("option:checked")).to_have_text("Cabrero (3-6 solos)")
     expect(page.get_by_test_id("option-mode")).to_have_value("cabrero")
     expect(page.locator("#options")).to_contain_text("pierde la mano el del medio")
     page.get_by_test_id("size-select").select_option("3")
@@ -76,3 +76,51 @@ def test_cabrero_from_the_lobby_for_three_with_its_explanation_in_spanish(
     wait_my_turn(page)
     obs = observation(page)
     assert obs["out"] == [False] * 3 and obs["trump_card"] not in obs["hand"]
+
+
+def test_cabrero_a_table_of_six_from_the_lobby_seats_everyone_around_the_felt(
+        server: Running, new_page: Callable[..., Page]) -> None:
+    """The lobby offers five and six seats for cabrero only; a six-seat table draws the far
+    seats in the top corners, each trick card toward its player, and plays to the end."""
+    page = new_page()
+    page.goto(server.url + "/")
+    page.get_by_test_id("game-select").select_option("tute")
+    page.get_by_test_id("preset-select").select_option("pairs")
+    sizes = page.get_by_test_id("size-select").locator("option")
+    expect(sizes).to_have_text(["2 players", "3 players", "4 players"])
+    page.get_by_test_id("preset-select").select_option("cabrero")
+    expect(sizes).to_have_text(["3 players", "4 players", "5 players", "6 players"])
+    page.get_by_test_id("size-select").select_option("6")
+    page.locator("#options-box > summary").click()
+    page.get_by_test_id("option-losses_out").fill("1")
+    for seat in range(1, 6):
+        page.get_by_test_id(f"seat-{seat}-kind").select_option("bot")
+        page.get_by_test_id(f"seat-{seat}-bot").select_option("rules")
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/t/[^#]+#token=."))
+    table_id = re.search(r"/t/([^/#?]+)", page.url).group(1)  # type: ignore[union-attr]
+    info = server.http.get(f"/api/tables/{table_id}").json()
+    assert info["options"]["players"] == 6 and info["options"]["losses_out"] == 1
+    wait_my_turn(page)
+    obs = observation(page)
+    assert obs["out"] == [False] * 6 and len(obs["hand"]) == 6 and obs["trump_card"] not in obs["hand"]
+    expect(page.locator(".seat")).to_have_count(6)
+    expect(page.locator("#score")).not_to_contain_text("(to ")  # lost hands count toward no target
+    for spot, name in (("left", "Left"), ("top-left", "Far left"), ("top", "Across"),
+                       ("top-right", "Far right"), ("right", "Right")):
+        expect(page.locator(f"#pos-{spot} .seat-name")).to_have_text(name)
+    boxes = {spot: page.locator(f"#pos-{spot}").bounding_box() for spot in ("top-left", "top", "top-right")}
+    assert boxes["top-left"]["x"] < boxes["top"]["x"] < boxes["top-right"]["x"]  # type: ignore[index]
+    rng = random.Random(6)
+    corners = set()
+    while page.evaluate("() => document.body.dataset.over") != "true":
+        wait_my_turn(page)
+        if page.evaluate("() => document.body.dataset.over") == "true":
+            break
+        corners |= set(page.evaluate(
+            "() => [...document.querySelectorAll('#trick .card')].map((c) => c.className)"
+            ".filter((c) => c.includes('at-top-'))"))
+        take_turn(page, rng)
+    assert corners, "the far seats' cards lie toward the top corners"
+    record = tt.load(server.http.get(f"/api/tables/{table_id}/record").text)
+    assert record.is_over() and record.places is not None

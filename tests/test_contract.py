@@ -22,6 +22,8 @@ VARIANTS = {
     "tute-three": ("tute", {"players": 3}),
     "tute-cabrero": ("tute", {"preset": "cabrero"}),
     "tute-cabrero-three": ("tute", {"preset": "cabrero", "players": 3}),
+    "tute-cabrero-five": ("tute", {"preset": "cabrero", "players": 5}),
+    "tute-cabrero-six": ("tute", {"preset": "cabrero", "players": 6}),
     "marjapussi": ("marjapussi", {}),
     "marjapussi-ordered": ("marjapussi", {"declaration_order": "whole_first", "lead_from_marriage": True,
                                           "clubs_ace_opens": True, "pip_tie_carries": True}),

@@ -43,6 +43,8 @@ PHASES = {
     "tute-three": {"play", "declare"},
     "tute-cabrero": {"play", "declare"},
     "tute-cabrero-three": {"play", "declare"},
+    "tute-cabrero-five": {"play", "declare"},
+    "tute-cabrero-six": {"play", "declare"},
     "marjapussi": {"play", "answer"},
     "marjapussi-ordered": {"play", "answer"},
     "bondtolva": {"play", "answer"},

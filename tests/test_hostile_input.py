@@ -499,7 +499,7 @@ def test_rules_at_80_columns_cut_no_word(name: str, monkeypatch: pytest.MonkeyPa
 def test_play_help_lists_the_table_sizes_of_every_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    for fragment in ("tute: 2, 3 or 4", "bondtolva: 2 or 4", "huutopussi: 2, 3 or 4"):
+    for fragment in ("tute: 2, 3, 4, 5 or 6", "bondtolva: 2 or 4", "huutopussi: 2, 3 or 4"):
         assert fragment in out
 
 

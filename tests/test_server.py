@@ -63,7 +63,10 @@ def test_games_catalogue_lists_every_game_with_its_deck_options_and_the_bots() -
     games = {g["name"]: g for g in catalogue["games"]}
     assert set(games) == set(tt.GAMES)
     assert games["tute"]["deck"] == "spanish" and games["tuppi"]["deck"] == "french"
-    assert games["tute"]["players"] == [2, 3, 4] and games["huutopussi"]["players"] == [4, 3, 2]
+    assert games["tute"]["players"] == [2, 3, 4, 5, 6] and games["huutopussi"]["players"] == [4, 3, 2]
+    # the sizes each preset is played at: Tute cabrero alone takes five and six
+    assert games["tute"]["preset_players"] == {"pairs": [2, 3, 4], "habanero": [2, 3, 4],
+                                               "three": [2, 3, 4], "cabrero": [3, 4, 5, 6]}
     assert games["tuppi"]["presets"]["tournament"]["hand_limit"] == 20
     assert {o["name"] for o in games["tuppi"]["options"]} >= {"sooli", "target"}
     assert [b["name"] for b in catalogue["bots"]] == ["random", "rules", "pimc", "ismcts"]

@@ -76,7 +76,7 @@ def test_cabrero_preset_three_or_four_players_each_alone():
     assert game.options["mode"] == "cabrero" and game.num_players == 4 and game.num_sides == 4
     assert [game.side_of(s) for s in range(4)] == [0, 1, 2, 3]
     assert cabrero(3).num_sides == 3
-    with pytest.raises(tt.OptionError, match="three or four players"):
+    with pytest.raises(tt.OptionError, match="three to six players"):
         cabrero(2)
     state = game.new_match(seed=1)
     assert [len(state.hand(s)) for s in range(4)] == [10, 10, 10, 10]
@@ -457,3 +457,165 @@ def test_cabrero_hand_reviews_judge_nothing_since_the_solver_refuses():
         state.apply(rng.choice(state.legal_actions()))
     review = review_hand(state.to_json(), 0, 0.2)
     assert review["finished"] and review["decisions"] == [] and review["totals"] == [0, 0, 0]
+
+
+# -- five and six players ------------------------------------------------------------------
+
+
+def test_cabrero_five_and_six_players_are_cabrero_only():
+    assert cabrero(5).num_players == 5 and cabrero(6).num_sides == 6
+    for players in (5, 6):
+        with pytest.raises(tt.OptionError, match=f"tute for {players} players is tute cabrero only"):
+            tt.new_game("tute", players=players)
+        for preset in ("pairs", "habanero", "three"):
+            with pytest.raises(tt.OptionError, match="cabrero only"):
+                tt.new_game("tute", preset=preset, players=players)
+
+
+def test_cabrero_five_players_eight_each_the_dealers_last_card_shows_trumps():
+    game = cabrero(5)
+    assert game.pile_sizes(0) == [7, 8, 8, 8, 8, 1]
+    state = game.new_hand(seed=3)  # dealer 0
+    assert [len(state.hand(s)) for s in range(5)] == [8] * 5
+    obs = state.observation(1)
+    assert obs["trump_card"] == "2C" and obs["trump"] == "C" and obs["shown"][0] == ["2C"]
+    assert "2C" in {c.text for c in state.hand(0)}  # the dealer's, played like any other card
+    assert state.current_player == 4  # the player after the dealer, counter-clockwise
+
+
+def test_cabrero_six_players_six_each_the_four_left_over_out_of_play_the_last_turned():
+    game = cabrero(6)
+    assert game.pile_sizes(0) == [6, 6, 6, 6, 6, 6, 3, 1]
+    state = game.new_hand(seed=214)
+    piles = [game.deck.format(m) for m in state._log[0].deal]
+    assert piles[6:] == ["10O 7O 3B", "2E"]
+    assert [len(state.hand(s)) for s in range(6)] == [6] * 6
+    held = {c.text for s in range(6) for c in state.hand(s)}
+    assert held.isdisjoint({"10O", "7O", "3B", "2E"})
+    for seat in (None, 0, 3):  # the turned card is seen by all, the three others by nobody
+        seen = json.dumps(state.observation(seat))
+        assert '"trump_card": "2E"' in seen and not {"10O", "7O", "3B"} & set(
+            state.observation(seat)["hand"])
+        assert all(card not in state.observation(seat)["shown"][s] for s in range(6)
+                   for card in ("10O", "7O", "3B", "2E"))
+
+
+def test_cabrero_five_players_the_third_loses_worked_example():
+    # docs/rules/tute.md: the deal of seed 3, played by random.Random(3); seat 3 takes one
+    # trick (7 points) and sings 20 in oros: 27, between 46 and 42 above and 18 and 17 below
+    state = cabrero(5).new_hand(seed=3)
+    rng = random.Random(3)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    res = result(state)
+    assert res["tricks"] == [2, 2, 1, 1, 2] and res["points"] == [42, 18, 17, 27, 46]
+    assert res["declarations"] == [[3, "sing 20 O"]] and res["cards"][3] == 7
+    assert res["losers"] == [3] and state.scores == (0, 0, 0, 1, 0)
+
+
+def test_cabrero_six_players_the_third_and_fourth_lose_worked_example():
+    # docs/rules/tute.md: seed 214, random.Random(214): a trick each, 31 28 21 20 12 6
+    state = cabrero(6).new_hand(seed=214)
+    rng = random.Random(214)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    res = result(state)
+    assert res["tricks"] == [1] * 6 and res["points"] == [31, 12, 21, 20, 28, 6]
+    assert sum(res["points"]) == 130 - 2 - 10  # the 10O and 3B lay out of play
+    assert res["out_of_play"] == "2E" and res["losers"] == [2, 3]
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_cabrero_five_and_six_the_middle_places_lose_ties_share(players):
+    """Seeded hands at five and six: the engine's losers are those of the second reading."""
+    game = cabrero(players)
+    kinds = set()
+    for seed in range(80):
+        state = game.new_hand(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            state.apply(rng.choice(state.legal_actions()))
+        res = result(state)
+        seats = list(range(players))
+        assert res["losers"] == losers_by_the_rules(res, seats), (seed, res)
+        assert list(state.scores) == [1 if s in res["losers"] else 0 for s in seats]
+        kinds.add("no trick" if 0 in res["tricks"] else "middle")
+    assert "no trick" in kinds
+
+
+def test_cabrero_a_table_of_six_shrinks_as_players_go_out():
+    game = cabrero(6)
+    five = game.new_hand(scores=[0, 4, 0, 0, 0, 0], dealer=0, seed=1)  # 8 each, the dealer's card
+    assert [len(five.hand(s)) for s in range(6)] == [8, 0, 8, 8, 8, 8]
+    assert five.observation(2)["shown"][0] == [five.observation(None)["trump_card"]]
+    assert five.current_player == 5
+    four = game.new_hand(scores=[0, 4, 4, 0, 0, 0], dealer=3, seed=1)  # 10 each, as in pairs
+    assert [len(four.hand(s)) for s in range(6)] == [10, 0, 0, 10, 10, 10]
+    three = game.new_hand(scores=[4, 4, 0, 4, 0, 0], dealer=2, seed=1)  # 13 each, one turned
+    assert [len(three.hand(s)) for s in range(6)] == [0, 0, 13, 0, 13, 13]
+    assert three.observation(None)["trump_card"] not in {c.text for c in three.hand(2)}
+    assert three.current_player == 5  # after dealer 2: seats 1 and 0 are out, then 5
+    with pytest.raises(tt.OptionError, match="three players still in"):
+        game.new_hand(scores=[4, 4, 4, 4, 0, 0], dealer=4, seed=1)
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_cabrero_five_and_six_whole_matches_end_with_fewer_than_three(players):
+    game = cabrero(players)
+    for seed in range(3):
+        state = game.new_match(seed=seed)
+        rng = random.Random(seed)
+        seen_in = set()
+        while not state.is_over():
+            state.apply(rng.choice(state.legal_actions()))
+            if not state.is_over():
+                out = state.observation(None)["out"]
+                seen_in.add(players - sum(out))
+                assert not out[state.current_player]
+        assert sum(s < 4 for s in state.scores) < 3 and min(state.places) == 1
+        assert abs(sum(state.returns())) < 1e-9
+        assert 3 in seen_in or sum(s < 4 for s in state.scores) < 3
+        again = tt.load(state.to_json())  # the record replays, seats out and all
+        assert again.scores == state.scores and again.places == state.places
+
+
+def test_cabrero_six_worlds_keep_the_cards_left_over_unseen():
+    state = cabrero(6).new_hand(seed=214)
+    rng = random.Random(214)
+    for _ in range(9):
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.current_player
+    spares = set()
+    for k in range(12):
+        world = state.sample_world(seat, random.Random(k))
+        assert world.observation(seat) == state.observation(seat)
+        spare = world._log[-1].deal[6]
+        assert bin(spare).count("1") == 3 and not spare & state.hand_masks[seat]
+        spares.add(spare)
+    assert len(spares) > 1  # the three unseen cards are dealt anew, not copied from the real deal
+    five = cabrero(5).new_hand(scores=[0, 0, 4, 0, 0], dealer=0, seed=5)
+    for _ in range(5):
+        five.apply(five.legal_actions()[0])
+    world = five.sample_world(five.current_player, random.Random(1))
+    assert world.observation(five.current_player) == five.observation(five.current_player)
+
+
+def test_cabrero_five_and_six_bots_play_whole_matches():
+    from bot_helpers import play_match
+
+    for players, specs in ((5, ["rules", "random", "pimc:worlds=2:max_candidates=3", "rules", "random"]),
+                           (6, ["rules", "ismcts:iterations=10", "random", "rules", "random", "rules"])):
+        done = play_match(cabrero(players, losses_out=2), specs, seed=4)
+        assert done.is_over() and done.places is not None and min(done.places) == 1
+
+
+def test_cabrero_six_in_the_terminal(monkeypatch, capsys):
+    from tricktaker import cli
+
+    monkeypatch.setattr(cli, "read_line", lambda prompt: "1")
+    assert cli.main(["play", "tute", "--preset", "cabrero", "--players", "6", "--seed", "3",
+                     "--bots", "rules", "--bot-delay", "0", "--option", "losses_out=1"]) == 0
+    out = capsys.readouterr().out
+    assert "cabrero, 6 players each alone, the middle loses" in out
+    assert "Far left" in out and "Far right" in out and "Across" in out
+    assert "turned card" in out and "win the match" in out

@@ -259,7 +259,7 @@ def test_three_players_a_table_in_the_browser_server(tmp_path):
     from tricktaker.server.tables import game_catalogue
 
     lobby = next(g for g in game_catalogue()["games"] if g["name"] == "tute")
-    assert lobby["players"] == [2, 3, 4] and lobby["presets"]["three"] == {"players": 3}
+    assert lobby["players"] == [2, 3, 4, 5, 6] and lobby["presets"]["three"] == {"players": 3}
     with running(str(tmp_path / "t.db")) as srv:
         created = srv.create("tute", ["human", "rules", "rules"], preset="three",
                              options={"rounds_to_win": 1, "must_declare": True, "tute_sotas": True})

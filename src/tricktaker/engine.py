@@ -948,10 +948,12 @@ class TrickState(State):
         return world
 
     def _deal_hidden(self, seat: int, fixed: list[int], forbidden: Sequence[int],
-                     rng: random.Random) -> list[int] | None:
+                     rng: random.Random, spare: int = 0) -> list[int] | None:
         """Hands for every seat: ``fixed`` cards (what ``seat`` knows of each hand, played cards
         included), the rest of the deck dealt to the other seats as many as they hold, none of
-        their ``forbidden`` cards.  None if this draw found no deal."""
+        their ``forbidden`` cards.  ``spare`` more unseen cards that nobody holds (Tute cabrero
+        for six: the cards left over) go to one more pile, appended last.  None if this draw
+        found no deal."""
         known = 0
         for mask in fixed:
             known |= mask
@@ -959,12 +961,16 @@ class TrickState(State):
         played = self._played_by()
         others = [s for s in range(self.num_players) if s != seat]
         sizes = [popcount((self._hands[s] | played[s]) & ~fixed[s]) for s in others]
-        filled = fill_slots(pool, sizes, [pool & ~forbidden[s] for s in others], rng)
+        allowed = [pool & ~forbidden[s] for s in others]
+        filled = fill_slots(pool, sizes + [spare] if spare else sizes,
+                            allowed + [pool] if spare else allowed, rng)
         if filled is None:
             return None
         hands = list(fixed)
-        for s, got in zip(others, filled, strict=True):
+        for s, got in zip(others, filled, strict=False):
             hands[s] |= got
+        if spare:
+            hands.append(filled[-1])
         return hands
 
     @property

@@ -303,6 +303,10 @@ class TuteFamily(Family):
     def stock(self, game: Game) -> bool:
         return game.num_players == 2
 
+    def trick_scale(self, game: Game) -> int:
+        # Tute cabrero: a table of four to six plays on with three when seats go out, 13 tricks
+        return len(game.deck) // (3 if getattr(game, "cabrero", False) else game.num_players)
+
     def score_scale(self, game: Game) -> float:
         # rounds won, or (Tute cabrero) lost hands, of which losses_out put a seat out
         return float(game.options["losses_out" if getattr(game, "cabrero", False) else "rounds_to_win"])

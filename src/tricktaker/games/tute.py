@@ -19,8 +19,9 @@ texts leave open, and how this module settles them:
   out of play (no exchange for it); each plays alone under the pairs duties;
   after a trick only its winner is asked to declare.  Equal top points go to
   the last trick's winner only if he is among them (``tie_last_trick``).
-- Tute cabrero (``mode="cabrero"``, after tute.com.ar's regulation and FAQ): three or
-  four each alone, dealt as pairs or three players are; a hand has losers (a tute
+- Tute cabrero (``mode="cabrero"``, after tute.com.ar's regulation and FAQ): three to
+  six each alone, dealt as pairs or three players are (five: 8 each; six: 6 each and the
+  four left over out of play); a hand has losers (a tute
   declared: everyone else; a capote: the others, or its taker alone if he sang; else
   the players without a trick; else the middle places, ties sharing them); four lost
   hands put a player out (no cards, skipped), and fewer than three left end the match.
@@ -103,7 +104,7 @@ class Tute(Game):
     deck = DECK
     OPTIONS = (
         Option("players", 4, "Two players (tute habanero), three each alone (tute arrastrado) or "
-               "four in pairs.", choices=(2, 3, 4)),
+               "four in pairs; tute cabrero also five or six.", choices=(2, 3, 4, 5, 6)),
         Option("rounds_to_win", 3, "Rounds a side must win to win the match (3; 6 is also common).",
                minimum=1, maximum=99),
         Option("tute", True, "Four kings or four knights in one hand, declared, win the round."),
@@ -123,7 +124,7 @@ class Tute(Game):
         Option("exchange_anytime", False,
                "Two players: either player may exchange the 7 or 2 of trumps on his turn, leading or "
                "following, while more than two cards are in the stock."),
-        Option("mode", "points", "points: a round goes to the most points; cabrero: three or four "
+        Option("mode", "points", "points: a round goes to the most points; cabrero: three to six "
                "players each alone, the middle score loses the hand (tute cabrero).",
                choices=("points", "cabrero")),
         Option("losses_out", 4, "Cabrero: lost hands that put a player out of the match.",
@@ -165,14 +166,16 @@ The round goes to the side with more points (cards + declarations + last trick);
 points: the side that won the last trick, if it is one of them (option tie_last_trick).  The match goes to the
 first side to win rounds_to_win rounds (3).
 
-Tute cabrero (mode=cabrero, preset cabrero; players 3 or 4, each alone): dealt, played and
-sung as above (three at the table: 13 each and a turned card), but a hand has losers, not a
-winner: a player who declares tute ends the hand and everyone else loses; if one player takes
-every trick (capote) the others lose, or he alone if he sang; else every player without a
-trick loses; else the middle (of three the second, of four the second and third; players
-tied on points share the places they cover).  Each loss is a mark; losses_out marks (4) put
-a player out (no more cards, the turn passes him by), and the match ends when fewer than
-three are left: they win it together.
+Tute cabrero (mode=cabrero, preset cabrero; players 3 to 6, each alone): dealt, played and
+sung as above (three at the table: 13 each and a turned card; five: 8 each, the dealer's
+last card shows trumps; six: 6 each, the four cards left over out of play, the last of them
+turned for trumps), but a hand has losers, not a winner: a player who declares tute ends the
+hand and everyone else loses; if one player takes every trick (capote) the others lose, or
+he alone if he sang; else every player without a trick loses; else the middle (of three the
+second, of four the second and third, of five the third, of six the third and fourth;
+players tied on points share the places they cover).  Each loss is a mark; losses_out marks
+(4) put a player out (no more cards, the turn passes him by), and the match ends when fewer
+than three are left: they win it together.
 
 Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
 
@@ -181,34 +184,48 @@ Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
         self.cabrero = self.options["mode"] == "cabrero"
         """Tute cabrero: each alone, the middle loses, ``losses_out`` lost hands put a player out."""
         if self.cabrero and self.num_players == 2:
-            raise OptionError("tute cabrero is for three or four players (option players 3 or 4), not two")
+            raise OptionError("tute cabrero is for three to six players (option players 3..6), not two")
+        if not self.cabrero and self.num_players > 4:
+            raise OptionError(f"tute for {self.num_players} players is tute cabrero only (mode cabrero, "
+                              "preset cabrero); pairs, habanero and three take 4, 2 or 3 players")
         self.partnerships = self.num_players == 4 and not self.cabrero
         sets = (KINGS, KNIGHTS, SOTAS) if self.options["tute_sotas"] else (KINGS, KNIGHTS)
         self.tute_sets: tuple[int, ...] = sets if self.options["tute"] else ()
         """The four cards of one rank that make tute in one hand (none when option ``tute`` is off)."""
 
     def pile_sizes(self, dealer: int, out: int = 0) -> list[int]:
-        """Four at the table (pairs, or cabrero with everyone in): four hands (the dealer's 9) and
-        the shown trump card, which the dealer holds.
+        """The hands, one per seat (none for a cabrero seat ``out``, a bit mask of seats), then
+        (six seats) the spare cards, then the trump card.
 
-        Three players (or a cabrero table of four with one seat ``out``, a bit mask of seats):
-        a hand of 13 for each seat in, none for a seat out, and the turned trump card, which
-        stays out of play.  Two players: two hands of 8, the trump upcard, then the 23 stock
-        cards from the top.
+        All 40 cards go round the players in: 40 // m each.  When they deal evenly (four or
+        five at the table) the last card dealt is the dealer's, shown for trumps (his hand
+        pile is one short and the trump card is his).  Else (three: 13 each and one left;
+        six: 6 each and four left) the last of the cards left over is turned for trumps, and
+        it and the other spare cards (six at the table: three, unseen) stay out of play.
+        Two players: two hands of 8, the trump upcard, then the 23 stock cards from the top.
         """
         n = self.num_players
         if n == 2:
             return [8, 8, 1] + [1] * 23
-        if n - popcount(out) == 4:
-            return [9 if seat == dealer else 10 for seat in range(4)] + [1]
-        return [0 if out >> seat & 1 else 13 for seat in range(n)] + [1]
+        playing = n - popcount(out)
+        each, left = divmod(len(DECK), playing)
+        hands = [0 if out >> seat & 1 else each - (not left and seat == dealer) for seat in range(n)]
+        return hands + ([max(left - 1, 0)] if n == 6 else []) + [1]
 
     def deal_layouts(self, dealer: int) -> list[list[int]]:
-        """Cabrero with four seats: the full table, or one seat out (three play on)."""
+        """Cabrero with four to six seats: the full table, or seats out (at least three play on)."""
+        n = self.num_players
         layouts = [self.pile_sizes(dealer)]
-        if self.cabrero and self.num_players == 4:
-            layouts += [self.pile_sizes(dealer, 1 << seat) for seat in range(4) if seat != dealer]
+        if self.cabrero and n >= 4:
+            for out in range(1, 1 << n):
+                if not out >> dealer & 1 and n - popcount(out) >= 3:
+                    layouts.append(self.pile_sizes(dealer, out))
         return layouts
+
+    def trump_held(self, playing: int) -> bool:
+        """With ``playing`` players in the hand (three or more), whether the trump card is the
+        dealer's last card (the deck deals evenly: four or five), else out of play."""
+        return len(DECK) % playing == 0
 
 
 class TuteState(TrumpTrickState):
@@ -304,12 +321,14 @@ class TuteState(TrumpTrickState):
             list(previous["losers"]) if game.cabrero and previous and "losers" in previous else None)
         """Cabrero: who lost the last finished hand (kept into the next, as ``hand_points`` is)."""
         self._hands = list(deal[:n])
-        if self._playing == 4:
-            self._upcard = deal[4]
-            self._hands[self._dealer] |= deal[4]
+        self._spare = deal[n] if n == 6 else 0
+        """Six at the table: the three cards left over besides the trump card, unseen, out of play."""
+        if n >= 3 and game.trump_held(self._playing):
+            self._upcard = deal[-1]
+            self._hands[self._dealer] |= deal[-1]
             self._stock: list[int] = []
         elif n >= 3:
-            self._upcard = deal[n]  # turned for trumps, out of play all round
+            self._upcard = deal[-1]  # turned for trumps, out of play all round
             self._stock = []
         else:
             self._upcard = deal[2]
@@ -331,7 +350,7 @@ class TuteState(TrumpTrickState):
         self._window_20 = False  # the order rule (two players: this pause only)
         self._exchanges: list[tuple[int, int, int]] = []  # (seat, card given, upcard taken)
         self._shown = [0] * n  # cards known to be in a seat's hand: sung, taken upcards
-        if self._playing == 4:
+        if n >= 3 and game.trump_held(self._playing):
             self._shown[self._dealer] |= self._upcard
         self._forbidden = [0] * n  # cards a seat cannot hold, shown by its plays (pairs)
         self._history_forbidden: list[tuple[int, int, int]] = []  # (action index, seat, mask)
@@ -691,7 +710,7 @@ class TuteState(TrumpTrickState):
             "declarations": [[s, a.text] for s, a in self._declarations],
             "last_trick": self._last_trick_side,
             "tute": self._tute_by,
-            **({"out_of_play": self._card(self._upcard).text} if self._playing == 3 else {}),
+            **({"out_of_play": self._card(self._upcard).text} if self._out_of_play() else {}),
             "round_winner": round_winner,
             "scores": list(self._scores),
         }
@@ -701,6 +720,10 @@ class TuteState(TrumpTrickState):
             self._turn = None
             result["match_over"] = over
         self._end_hand(result)
+
+    def _out_of_play(self) -> bool:
+        """The turned trump card lies out of play this hand (three or six at the table)."""
+        return self.num_players >= 3 and not self.game.trump_held(self._playing)
 
     def _finish_cabrero(self) -> None:
         """Tute cabrero: who loses the hand, who is put out, whether the match is over."""
@@ -732,7 +755,7 @@ class TuteState(TrumpTrickState):
             "declarations": [[s, a.text] for s, a in self._declarations],
             "last_trick": self._last_trick_side,
             "tute": self._tute_by,
-            **({"out_of_play": self._card(self._upcard).text} if self._playing == 3 else {}),
+            **({"out_of_play": self._card(self._upcard).text} if self._out_of_play() else {}),
             "capote": capote,
             "losers": losers,
             "put_out": put_out,
@@ -752,7 +775,8 @@ class TuteState(TrumpTrickState):
         Tute declared: every other player loses.  A capote (one player took every trick):
         the others lose, unless he sang this hand, and then he alone loses.  Else every
         player without a trick loses.  Else
-        the middle places lose (of three the second, of four the second and third), a
+        the middle places lose (of three the second, of four the second and third, of five the
+        third, of six the third and fourth), a
         player whose points tie with others sharing every place they cover.
         """
         seats = [s for s in range(self.num_players) if not self._out >> s & 1]
@@ -890,17 +914,20 @@ class TuteState(TrumpTrickState):
         seat is dealt from.
         """
         n = self.num_players
-        held = self._playing == 4  # the dealer holds the trump card; else it lies out of play
+        held = self.game.trump_held(self._playing)  # the dealer's card; else out of play
         played = self._played_by()
         fixed = [(self._shown[s] & self._hands[s]) | played[s] for s in range(n)]
         fixed[seat] = self._hands[seat] | played[seat]
-        trump_card = self._log[-1].deal[n]
-        hands = self._deal_hidden(seat, fixed if held else [*fixed, trump_card], self._forbidden, rng)
+        trump_card = self._log[-1].deal[-1]
+        spare = popcount(self._spare)
+        hands = self._deal_hidden(seat, fixed if held else [*fixed, trump_card], self._forbidden, rng,
+                                  spare=spare)
         if hands is None:
             return None
         if held:
             hands[self._dealer] &= ~trump_card
-        return self._replay_world([*hands[:n], trump_card], rng)
+        piles = [*hands[:n], hands[-1] if spare else 0] if n == 6 else hands[:n]
+        return self._replay_world([*piles, trump_card], rng)
 
     def _try_world_two(self, seat: int, rng: random.Random) -> TuteState | None:
         """Two players: deal the opponent's first hand and the stock so that the hand replays.

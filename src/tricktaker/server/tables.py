@@ -312,6 +312,19 @@ def deck_style(deck: Deck) -> str:
     return "spanish" if deck.name.startswith("spanish") else "french"
 
 
+def _preset_sizes(name: str, preset: str, sizes: list[int]) -> list[int]:
+    """The table sizes a preset can be played at (Tute cabrero: three to six; the other Tute
+    presets two to four), found by asking the game, so the lobby offers no size it refuses."""
+    allowed = []
+    for size in sizes:
+        try:
+            new_game(name, preset=preset, players=size) if len(sizes) > 1 else new_game(name, preset=preset)
+        except OptionError:
+            continue
+        allowed.append(size)
+    return allowed
+
+
 def game_catalogue() -> dict[str, Any]:
     """Every game with its table sizes, presets and options, and the bots: the lobby's menu."""
     from ..bots import DEFAULT_BOT
@@ -325,6 +338,7 @@ def game_catalogue() -> dict[str, Any]:
         games.append({
             "name": name, "title": cls.title, "players": sizes,
             "presets": {preset: dict(values) for preset, values in cls.PRESETS.items()},
+            "preset_players": {preset: _preset_sizes(name, preset, sizes) for preset in cls.PRESETS},
             "deck": deck_style(cls.deck),
             "summary": cls.SUMMARY,
             "options": [{"name": o.name, "default": o.default, "doc": o.doc,

@@ -107,7 +107,9 @@ class Seats:
     def relative(cls, game: Game, me: int, step: int = 1) -> Seats:
         n = game.num_players
         across = "Partner" if game.partnerships else "Across"
-        rel = {4: ("You", "Left", across, "Right"), 3: ("You", "Left", "Right"),
+        rel = {6: ("You", "Left", "Far left", "Across", "Far right", "Right"),
+               5: ("You", "Left", "Far left", "Far right", "Right"),
+               4: ("You", "Left", across, "Right"), 3: ("You", "Left", "Right"),
                2: ("You", "Opponent")}.get(n) or tuple(["You"] + [f"Player {i}" for i in range(1, n)])
         names = tuple(rel[(s - me) % n] for s in range(n))
         if game.partnerships:

@@ -85,9 +85,10 @@ class TuteScreen(Screen):
         return bool(getattr(self.game, "cabrero", False))
 
     def turned(self, obs: JSON) -> bool:
-        """Three at the table (three players, or a cabrero table of four with one put out): the
-        turned trump card lies out of play."""
-        return self.three or (self.cabrero and sum(obs.get("out") or ()) == 1)
+        """The turned trump card lies out of play: three at the table (three players, or a
+        cabrero table with seats put out), or six (the deck does not deal evenly)."""
+        playing = self.game.num_players - sum(obs.get("out") or ())
+        return self.three or (self.cabrero and playing >= 3 and len(self.game.deck) % playing != 0)
 
     @property
     def score_label(self) -> str:

@@ -165,8 +165,8 @@ def read_table(obs: dict[str, Any]) -> Table:
                     voids[s].add(trump)
     if n == 2 and stock:
         voids = [set(), set()]  # a draw may refill any suit
-    if n == 3 and obs.get("trump_card"):
-        gone.add(card_of(obs["trump_card"]))  # three playing: the turned card is out of play
+    if n >= 3 and 40 % n and obs.get("trump_card"):
+        gone.add(card_of(obs["trump_card"]))  # three or six playing: the turned card is out of play
     unseen = {(s, r) for s in SUITS for r in RANKS} - gone
     known: dict[Card, int] = {}
     for s, cards in enumerate(obs["shown"]):

@@ -19,6 +19,7 @@ export function normaliseCatalogue(data) {
     players: (Array.isArray(g.players) ? g.players : [g.players ?? 4]).map(Number),
     deck: g.deck || "french",
     options: asList(g.options),
+    presetPlayers: g.preset_players || {},
     presets: asList(g.presets).map((p) => (typeof p === "string"
       ? { name: p, options: null } // values unknown: the server sent only the name
       : { name: p.name, title: p.title, options: p.options || Object.fromEntries(Object.entries(p).filter(([k]) => !["name", "title", "doc"].includes(k))) })),

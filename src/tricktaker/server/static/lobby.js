@@ -69,6 +69,11 @@ function renderGameForm() {
 function applyPreset() {
   const game = currentGame();
   const values = presetValues(game, $("preset").value || null);
+  // The sizes this preset is played at (Tute cabrero: 3 to 6; pairs, habanero, three: 2 to 4).
+  const sizes = game.presetPlayers[$("preset").value] || game.players;
+  const keep = $("size").value;
+  $("size").replaceChildren(...sizes.map((n) => new Option(t("playersN", { n }), String(n))));
+  if (sizes.includes(Number(keep))) $("size").value = keep;
   if (values.players != null && game.players.includes(Number(values.players))) {
     $("size").value = String(values.players);
   }

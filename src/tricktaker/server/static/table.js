@@ -334,6 +334,9 @@ function position(seat) {
   const off = offset(seat);
   if (players() === 2) return ["bottom", "top"][off];
   if (players() === 3) return ["bottom", "left", "right"][off];
+  // Tute cabrero for five and six: the far seats share the top edge, in seat order clockwise.
+  if (players() === 5) return ["bottom", "left", "top-left", "top-right", "right"][off];
+  if (players() === 6) return ["bottom", "left", "top-left", "top", "top-right", "right"][off];
   return ["bottom", "left", "top", "right"][off];
 }
 
@@ -344,6 +347,8 @@ function seatName(seat) {
   if (pos === "bottom") return t("you");
   if (players() === 2) return t("opponent");
   if (pos === "top") return t(partners() ? "partner" : "across");
+  if (pos === "top-left") return t("farLeft");
+  if (pos === "top-right") return t("farRight");
   return t(pos);
 }
 
@@ -516,7 +521,8 @@ function renderTop() {
     ? t("handNofM", { n: o.hand_number + 1, m: o.hand_limit })
     : t("handN", { n: o.hand_number + 1 });
   const opts = c.options;
-  const target = opts.target ?? opts.rounds_to_win;
+  // Tute cabrero counts lost hands, not rounds toward a target (the panel says "out at N").
+  const target = o.out ? null : opts.target ?? opts.rounds_to_win;
   let html = perSide(o.scores || []);
   if (o.game === "tuppi") {
     html += o.nousussa == null ? "" : ` <span class="chip nous">${esc(t("nousussa", { side: sideName(o.nousussa) }))}</span>`;
@@ -546,10 +552,14 @@ function makeBack(small = true) {
   return div;
 }
 
+/** Where seats sit on the felt: the four sides, and two top corners for tables of five or six. */
+const SPOTS = ["top", "top-left", "top-right", "left", "right", "bottom"];
+
 function renderSeats() {
   const o = S.obs;
   const c = ctx();
-  for (const pos of ["top", "left", "right", "bottom"]) $(`pos-${pos}`).replaceChildren();
+  for (const pos of SPOTS) $(`pos-${pos}`).replaceChildren();
+  $("felt").dataset.seats = String(o.players);
   const tricksPerSeat = Array.isArray(o.tricks_won) && o.tricks_won.length === o.players;
   for (let seat = 0; seat < o.players; seat++) {
     const pos = position(seat);
@@ -663,6 +673,7 @@ function renderTrick() {
   }
   box.classList.toggle("finished", winner != null);
   box.dataset.count = String(cards.length);
+  box.dataset.seats = String(o.players);
   cards.forEach(([seat, card], i) => {
     const el = makeCard(card);
     el.classList.add(`at-${position(seat)}`);
