@@ -358,7 +358,8 @@ def test_games_lists_tute_with_every_table_size(capsys: pytest.CaptureFixture[st
     ("args", "message"),
     [
         (["play", "tuppi", "--players", "2"], "tuppi is always played by 4"),
-        (["play", "tute", "--players", "5"], "option players must be one of 2, 3, 4"),
+        (["play", "tute", "--players", "7"], "option players must be one of 2, 3, 4, 5, 6"),
+        (["play", "tute", "--players", "5"], "tute for 5 players is tute cabrero only"),
         (["play", "tute", "--players", "2", "--seat", "2"], "--seat must be 0..1"),
         (["play", "tute", "--preset", "solo"], "unknown preset 'solo'"),
         (["play", "tute", "-o", "rounds_to_win=0"], "rounds_to_win must be between 1 and 99"),
