@@ -322,14 +322,13 @@ class TuteState(TrumpTrickState):
         """Cabrero: who lost the last finished hand (kept into the next, as ``hand_points`` is)."""
         self._hands = list(deal[:n])
         self._spare = deal[n] if n == 6 else 0
-        """Six at the table: the three cards left over besides the trump card, unseen, out of play."""
-        if n >= 3 and game.trump_held(self._playing):
-            self._upcard = deal[-1]
-            self._hands[self._dealer] |= deal[-1]
+        """A six-seat match with all six in: the three cards left over besides the trump card,
+        unseen, out of play (none once a seat is out)."""
+        if n >= 3:
+            self._upcard = deal[-1]  # the trump card: the dealer's, or turned and out of play
             self._stock: list[int] = []
-        elif n >= 3:
-            self._upcard = deal[-1]  # turned for trumps, out of play all round
-            self._stock = []
+            if game.trump_held(self._playing):
+                self._hands[self._dealer] |= deal[-1]
         else:
             self._upcard = deal[2]
             self._stock = list(deal[3:])
