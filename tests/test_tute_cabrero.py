@@ -619,3 +619,16 @@ def test_cabrero_six_in_the_terminal(monkeypatch, capsys):
     assert "cabrero, 6 players each alone, the middle loses" in out
     assert "Far left" in out and "Far right" in out and "Across" in out
     assert "turned card" in out and "win the match" in out
+
+
+def test_cabrero_the_rules_bot_goes_for_the_top_at_five_and_six_only():
+    from tricktaker.bots.rules.tute import going_high, read_table
+
+    for players, expect_high in ((6, True), (5, True), (4, False)):
+        state = cabrero(players).new_hand(seed=13)
+        weakest = min(range(players), key=lambda s: sum(c.text[:-1] in ("1", "3") for c in state.hand(s)))
+        obs = state.observation(weakest)
+        poor = not any(c.text[:-1] in ("1", "3") for c in state.hand(weakest))
+        if players == 4:
+            assert poor, "seed 13 gives a seat of four no as or tres"
+        assert going_high(read_table(obs), obs) is expect_high
