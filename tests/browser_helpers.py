@@ -124,6 +124,12 @@ def take_turn(page: Any, rng: random.Random) -> str:
         confirm.click()
     else:
         choices = offered(page)
+        if not choices and page.evaluate("() => document.body.dataset.over") != "true":
+            # The page showed a lone action for a moment, and the server played it itself
+            # (Tables._schedule_bot plays a person's only non-card choice): the next offer.
+            page.wait_for_function(f"() => document.body.dataset.seq !== '{before}'", timeout=TIMEOUT_MS)
+            wait_my_turn(page)
+            return take_turn(page, rng)
         assert choices, "take_turn called when the page offers nothing"
         action = rng.choice(choices)
         if action.startswith("card "):

@@ -1017,6 +1017,7 @@ def test_a_two_player_huutopussi_table_from_the_lobby_plays_a_whole_hand(server:
         obs = observation(page)
         seen = set(obs["hand"]) | set(obs["kitty"] or []) | set(obs["discard"] or [])
         seen |= {c for _, c in obs["trick"]} | {c for t in obs["tricks"] for _, c in t["cards"]}
+        seen |= {c for cards in obs["shown"] for c in cards}  # a declared marriage is shown to all
         shown = page.evaluate("() => [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card)")
         assert set(shown) <= seen, "a card the seat never saw (the dead hand's) is on the page"
         take_turn(page, rng)
