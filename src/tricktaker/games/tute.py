@@ -702,17 +702,24 @@ class TuteState(TrumpTrickState):
         over = round_winner is not None and self._scores[round_winner] >= self.game.options["rounds_to_win"]
         if over:
             self._winner = round_winner
-        result: JSON = {
+        self._close_hand({**self._hand_facts(points), "round_winner": round_winner,
+                          "scores": list(self._scores)}, over)
+
+    def _hand_facts(self, points: list[int]) -> JSON:
+        """The start of a hand's result, the same in every mode (cabrero adds tricks per seat)."""
+        return {
             "trump": self.trump,
             "points": points,
             "cards": list(self._won),
+            **({"tricks": list(self._tricks_won)} if self.game.cabrero else {}),
             "declarations": [[s, a.text] for s, a in self._declarations],
             "last_trick": self._last_trick_side,
             "tute": self._tute_by,
             **({"out_of_play": self._card(self._upcard).text} if self._out_of_play() else {}),
-            "round_winner": round_winner,
-            "scores": list(self._scores),
         }
+
+    def _close_hand(self, result: JSON, over: bool) -> None:
+        """Tell the hand's result and end the hand (and the match when ``over``)."""
         self._previous = self._summary(result)
         if over or self.single_hand:
             self._phase = OVER
@@ -746,27 +753,8 @@ class TuteState(TrumpTrickState):
             self._winner = in_seats[0] if len(in_seats) == 1 else None
         capote = None if self._tute_by is not None else next(
             (s for s in range(self.num_players) if self._tricks_won[s] == len(self._tricks)), None)
-        result: JSON = {
-            "trump": self.trump,
-            "points": points,
-            "cards": list(self._won),
-            "tricks": list(self._tricks_won),
-            "declarations": [[s, a.text] for s, a in self._declarations],
-            "last_trick": self._last_trick_side,
-            "tute": self._tute_by,
-            **({"out_of_play": self._card(self._upcard).text} if self._out_of_play() else {}),
-            "capote": capote,
-            "losers": losers,
-            "put_out": put_out,
-            "round_winner": None,
-            "scores": list(self._scores),
-        }
-        self._previous = self._summary(result)
-        if over or self.single_hand:
-            self._phase = OVER
-            self._turn = None
-            result["match_over"] = over
-        self._end_hand(result)
+        self._close_hand({**self._hand_facts(points), "capote": capote, "losers": losers,
+                          "put_out": put_out, "round_winner": None, "scores": list(self._scores)}, over)
 
     def _cabrero_losers(self, points: list[int]) -> list[int]:
         """The seats that lose a cabrero hand, in seat order.
