@@ -1010,6 +1010,17 @@ class TrickState(State):
         text = self.game.deck.text_at
         return {"leader": leader, "cards": [[s, text[b]] for s, b in cards], "winner": winner}
 
+    def _close_hand(self, result: JSON, over: bool) -> None:
+        """End the hand with its ``result``: the match ends when ``over`` (a single hand ends
+        anyway), else the next hand is dealt.  The result's public summary, taken after
+        ``match_over`` is set, is what the next hand's observations show of this one."""
+        self._turn = None
+        if over or self.single_hand:
+            self._phase = PHASE_OVER
+            result["match_over"] = over
+        self._previous = self._summary(result)
+        self._end_hand(result)
+
     def _summary(self, result: JSON) -> JSON:
         """A finished hand's public summary for the next hand's observations: its result
         and its final trick (the one nobody saw on the table before the next deal)."""

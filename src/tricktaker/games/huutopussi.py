@@ -46,7 +46,6 @@ from itertools import combinations
 from ..cards import PIQUET_36, SUIT_MASKS, Card, popcount, single_bits
 from ..engine import (
     JSON,
-    PHASE_OVER,
     Action,
     Game,
     IllegalActionError,
@@ -826,14 +825,9 @@ class HuutopussiState(MarriageState):
                           discard=" ".join(c.text for c in DECK.sorted(DECK.cards_of(self._discard))) or None)
             if self.num_players == 2:
                 result["lapari"] = outcome["lapari"]
-        self._turn = None
         if winner is not None:
             self._winner = winner
-        if winner is not None or self.single_hand:
-            self._phase = PHASE_OVER
-            result["match_over"] = winner is not None
-        self._previous = self._summary(result)
-        self._end_hand(result)
+        self._close_hand(result, winner is not None)
 
     # -- what a seat may know ----------------------------------------------------------
 

@@ -34,7 +34,6 @@ from typing import Any
 from ..cards import PIQUET_36, SHORT_24, SUIT_MASKS, popcount, single_bits
 from ..engine import (
     JSON,
-    PHASE_OVER,
     Action,
     Game,
     IllegalActionError,
@@ -409,11 +408,7 @@ class MarjapussiState(MarriageState):
         }
         if winner is not None:
             self._winner = winner
-        if winner is not None or self.single_hand:
-            self._phase = PHASE_OVER
-            result["match_over"] = winner is not None
-        self._previous = self._summary(result)
-        self._end_hand(result)
+        self._close_hand(result, winner is not None)
 
     def _suit_letter(self, suit: int) -> str:
         return SUIT_LETTER[suit]

@@ -618,12 +618,7 @@ class TuppiState(TrickState):
             "early_end": self._early_end,
             "scores": list(scores),
         }
-        self._previous = self._summary(result)
-        if over or self.single_hand:
-            self._phase = OVER
-            self._turn = None
-            result["match_over"] = over
-        self._end_hand(result)
+        self._close_hand(result, over)
 
     # -- what a seat may know ----------------------------------------------------------
 

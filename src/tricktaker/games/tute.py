@@ -718,15 +718,6 @@ class TuteState(TrumpTrickState):
             **({"out_of_play": self._card(self._upcard).text} if self._out_of_play() else {}),
         }
 
-    def _close_hand(self, result: JSON, over: bool) -> None:
-        """Tell the hand's result and end the hand (and the match when ``over``)."""
-        self._previous = self._summary(result)
-        if over or self.single_hand:
-            self._phase = OVER
-            self._turn = None
-            result["match_over"] = over
-        self._end_hand(result)
-
     def _out_of_play(self) -> bool:
         """The turned trump card lies out of play this hand (three or six at the table)."""
         return self.num_players >= 3 and not self.game.trump_held(self._playing)
