@@ -62,6 +62,8 @@ typedef struct {
     int relative;    /* keys by relative rank allowed (rules[R_RELATIVE], at most 10 cards a suit) */
     int allies;      /* some side has two seats (entry_points has partners to reach) */
     i64 open_pairs[16]; /* by declared suits: the marriage cards of the suits not declared */
+    i64 plain_class[64]; /* a card's class by its points and pips alone (no part in calls) */
+    int plain_classes; /* how many: the key uses them once no call can come, if at most 8 */
     u64 tmask;       /* table size - 1 */
     i64 gen;         /* the table's generation (stats[S_GEN]) */
     u64 nodes;
@@ -97,6 +99,15 @@ TT_INLINE i64 stock_left(const Ctx *x, int d) {
     i64 left = R_(R_STOCKLEN) - S_(d, F_SP);
     if (S_(d, F_UP) != 0) left += 1;
     return left;
+}
+
+/* Tute for two (habanero): whether a cante or tute may still be declared.  Declarations are
+ * made only in the pause after a trick while more than two cards are left in the stock
+ * (F_CANCALL), so once the stock is down to four cards or fewer, only a pause open now is left:
+ * the next trick leaves at most two.  Every other game: always. */
+TT_INLINE int calls_ahead(const Ctx *x, int d) {
+    if (R_(R_STYLE) != STYLE_TUTE || R_(R_N) != 2) return 1;
+    return stock_left(x, d) > 4 || (S_(d, F_POS) == 0 && S_(d, F_CANCALL) != 0);
 }
 
 /* The seat winning the trick on the table so far. */
@@ -192,7 +203,8 @@ static int play_reps(Ctx *x, int d, i64 legal, int merge) {
         return n;
     }
     i64 live = R_(R_DECK) & ~S_(d, F_GONE);
-    i64 special = R_(R_SPECIAL) | x->open_pairs[S_(d, F_DECL) & 15];
+    /* (once no call can come, a card's part in calls no longer matters) */
+    i64 special = calls_ahead(x, d) ? R_(R_SPECIAL) | x->open_pairs[S_(d, F_DECL) & 15] : 0;
     i64 prev = 0, run = 0;
     /* legal cards in rank order, suit by suit: a card continues the run of the legal card just
      * below it when no live card lies between them */
@@ -676,10 +688,11 @@ static i64 pip_point(const Ctx *x, int d, int sure) {
 
 /* The most the maximiser can still gain: points out, the last trick, the pip point if it can
  * still get it, and the marriages whose cards its side may still hold (hands, stock, its
- * face-down cards). */
+ * face-down cards) while it may still declare them. */
 static i64 upper_bound(const Ctx *x, int d) {
     i64 ub = R_(R_TOTALPTS) - S_(d, F_GONEPTS) + R_(R_LAST) + pip_point(x, d, 0);
     if (!(S_(d, F_WON) & 2)) ub += R_(R_SWEEP);
+    if (!calls_ahead(x, d)) return ub;
     i64 reach = C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP);
     for (int seat = 0; seat < R_(R_N); seat++)
         if (is_max(x, seat)) reach |= S_(d, seat) | R_(R_DOWN + seat);
@@ -716,7 +729,7 @@ static int trumps_fixed(const Ctx *x, int d) {
 
 /* Whether the maximiser's side (mine) or the other may still declare tute. */
 static int may_tute(const Ctx *x, int d, int mine) {
-    if (R_(R_TUTE) == 0) return 0;
+    if (R_(R_TUTE) == 0 || !calls_ahead(x, d)) return 0;
     if (stock_left(x, d) != 0) return 1;
     i64 reach = 0;
     for (int seat = 0; seat < R_(R_N); seat++)
@@ -724,30 +737,73 @@ static int may_tute(const Ctx *x, int d, int mine) {
     return has_tute(x, reach);
 }
 
+/* The sum of the k smallest card points among the cards of pool (any number of cards). */
+static i64 least_points(const Ctx *x, i64 pool, int k) {
+    i64 v[64];
+    int n = 0;
+    for (i64 m = pool; m; m &= m - 1) v[n++] = C_(C_PTS, idx(m & -m));
+    i64 sum = 0;
+    for (int r = 0; r < k && r < n; r++) {
+        int low = r;
+        for (int j = r + 1; j < n; j++)
+            if (v[j] < v[low]) low = j;
+        i64 t = v[low];
+        v[low] = v[r];
+        v[r] = t;
+        sum += t;
+    }
+    return sum;
+}
+
 /* Points that surely go to the maximiser and to the other side: the cards of the top run of
- * live trumps held in one side's hands. */
-static void safe_points(const Ctx *x, int d, i64 *mine_out, i64 *theirs_out) {
-    *mine_out = 0;
-    *theirs_out = 0;
+ * live trumps held in one side's hands (*mine_out, *theirs_out).  When that side is one seat,
+ * each of those trumps wins a trick of its own, where every other seat gives a card it holds
+ * or will hold (its hand, the stock, its face-down cards): *mine_more and *theirs_more add the
+ * least points those cards can carry.  (These cards may be among the ones quick_points counts,
+ * so the two are alternatives.) */
+static void safe_points(const Ctx *x, int d, i64 *mine_out, i64 *theirs_out, i64 *mine_more,
+                        i64 *theirs_more) {
+    *mine_out = *theirs_out = *mine_more = *theirs_more = 0;
     i64 trump = S_(d, F_TRUMP);
     if (R_(R_TOTALPTS) == 0 || trump < 0 || !trumps_fixed(x, d)) return;
     i64 m = R_(R_DECK) & ~S_(d, F_GONE) & smask(trump);
     i64 side = -1, pts = 0;
+    int k = 0, holder = -1;
     while (m) {
         i64 t = top(m);
         m ^= t;
         i64 owner = -1;
         for (int seat = 0; seat < R_(R_N); seat++)
-            if (S_(d, seat) & t) owner = R_(R_SIDE + seat);
+            if (S_(d, seat) & t) {
+                owner = R_(R_SIDE + seat);
+                holder = holder < 0 || holder == seat ? seat : 4;  /* 4: more than one seat */
+            }
         if (owner < 0 || (side >= 0 && owner != side)) break;
         side = owner;
         pts += C_(C_PTS, idx(t));
+        k++;
     }
     if (side < 0 || pts == 0) return;
+    i64 more = 0;
+    int alone = holder < 4;
+    for (int seat = 0; seat < R_(R_N); seat++)
+        if (seat != holder && R_(R_SIDE + seat) == side) alone = 0;
+    if (alone) {
+        i64 later = (C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP)) & ~S_(d, F_GONE);
+        for (int seat = 0; seat < R_(R_N); seat++)
+            if (seat != holder)
+                more += least_points(x, S_(d, seat) | later | (R_(R_DOWN + seat) & ~S_(d, F_GONE)), k);
+    }
     if (side == R_(R_MAXSIDE)) {
-        if (!may_tute(x, d, 0)) *mine_out = pts;
+        if (!may_tute(x, d, 0)) {
+            *mine_out = pts;
+            *mine_more = pts + more;
+        }
     } else {
-        if (!may_tute(x, d, 1)) *theirs_out = pts;
+        if (!may_tute(x, d, 1)) {
+            *theirs_out = pts;
+            *theirs_more = pts + more;
+        }
     }
 }
 
@@ -950,6 +1006,8 @@ static int relative(const Ctx *x, int d) {
  * the live cards of its suit, its owner and class (5 bits); and how many there are. */
 static void relative_key(const Ctx *x, int d, i64 *k) {
     int n = (int)R_(R_N);
+    const i64 *cls = x->plain_classes <= 8 && !calls_ahead(x, d) ? x->plain_class
+                                                                   : &C_(C_CLASS, 0);
     i64 live = 0;
     for (int seat = 0; seat < n; seat++) live |= S_(d, seat);
     for (int s = 0; s < 4; s++) k[s] = (i64)((u64)popcount(live & suit_mask(s)) << 52);
@@ -960,7 +1018,7 @@ static void relative_key(const Ctx *x, int d, i64 *k) {
             h ^= low;
             int i = idx(low);
             int place = popcount(live & suit_mask(i >> 4) & (low - 1));
-            k[(i >> 4) & 3] |= (i64)((u64)(seat * 8 + C_(C_CLASS, i)) << ((5 * place) & 63));
+            k[(i >> 4) & 3] |= (i64)((u64)(seat * 8 + (cls[i & 63] & 7)) << ((5 * place) & 63));
         }
     }
 }
@@ -1068,8 +1126,8 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         prefetch(tb);
         /* the position's own bounds, counted while the entry loads (the search waits on that
          * load more than on any count) */
-        i64 mine, theirs;
-        safe_points(x, d, &mine, &theirs);
+        i64 safe_mine, safe_theirs, mine, theirs;
+        safe_points(x, d, &safe_mine, &safe_theirs, &mine, &theirs);
         i64 ub = upper_bound(x, d) - theirs;
         if (S_(d, F_PHASE) == PH_PLAY && S_(d, F_LT1) == 0 && stock_left(x, d) == 0) {
             i64 held = 0;
@@ -1079,14 +1137,15 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
                 if (R_(R_TOTALPTS) != 0) {  /* (the Marjapussi family has no card points) */
                     i64 trumps;
                     i64 plain = quick_points(x, d, leader, &trumps, C_PTS);
-                    i64 safe = is_max(x, leader) ? mine : theirs;
+                    i64 safe = is_max(x, leader) ? safe_mine : safe_theirs;
                     i64 sure = plain + (trumps > safe ? trumps : safe);
                     i64 entry = entry_points(x, d, leader, safe, C_PTS);
                     if (entry > sure) sure = entry;
-                    if (is_max(x, leader))
-                        mine = sure;
-                    else
+                    if (is_max(x, leader)) {
+                        if (sure > mine) mine = sure;
+                    } else if (sure > theirs) {
                         ub -= sure - theirs;
+                    }
                 }
                 ub -= quick_pip_point(x, d, leader, &mine);
             }
@@ -1330,6 +1389,18 @@ static void derive(Ctx *x) {
     for (int a = 0; a < x->R[R_N]; a++)
         for (int b = a + 1; b < x->R[R_N]; b++)
             if (x->R[R_SIDE + a] == x->R[R_SIDE + b]) x->allies = 1;
+    i64 seen[64]; /* the first card of each plain class */
+    x->plain_classes = 0;
+    for (int i = 0; i < 64; i++) {
+        x->plain_class[i] = 0;
+        if (!((x->R[R_DECK] >> i) & 1)) continue;
+        int c = 0;
+        while (c < x->plain_classes && (x->C[C_PTS * C_COLS + seen[c]] != x->C[C_PTS * C_COLS + i]
+                                        || x->C[C_PIPS * C_COLS + seen[c]] != x->C[C_PIPS * C_COLS + i]))
+            c++;
+        if (c == x->plain_classes) seen[x->plain_classes++] = i;
+        x->plain_class[i] = c;
+    }
     x->relative = x->R[R_RELATIVE] != 0;  /* a key word holds 10 cards of 5 bits and the count */
     for (int s = 0; s < 4; s++)
         if (popcount(x->R[R_DECK] & suit_mask(s)) > 10) x->relative = 0;
