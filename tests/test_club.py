@@ -4,17 +4,38 @@ tables themselves, the director's secret, and a restart (docs/server.md, *Club t
 from __future__ import annotations
 
 import itertools
+import json
 import os
+import random
 import re
+from collections import Counter
+from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
 import pytest
 from server_helpers import Running, Socket, free_port, running, start_server
+from sqlalchemy import MetaData, create_engine, insert
+from sqlalchemy import Table as SqlTable
 from websockets.sync.client import connect
 
-from tricktaker.server.club import ClubError, balance_sides, round_robin, seat_token, standings, swiss
+from tricktaker import new_game
+from tricktaker.server.club import (
+    ClubError,
+    balance_sides,
+    round_robin,
+    seat_token,
+    standing_rule,
+    standings,
+    swiss,
+    table_result,
+)
+from tricktaker.server.club import metadata as club_metadata
+from tricktaker.server.pairing import group, meetings, pick_byes, repeats, table_sizes
+from tricktaker.server.tables import token_hash
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "tricktaker" / "server" / "static"
 QUICK = {"game": "tute", "preset": "habanero", "options": {"rounds_to_win": 1}}
@@ -230,7 +251,8 @@ def test_a_wrong_director_secret_is_refused_and_the_public_sees_no_seat_links(tm
 def test_bad_tournament_requests_are_refused_with_a_clear_reason(tmp_path: Path) -> None:
     with running(str(tmp_path / "club.db")) as srv:
         for request, code, words in [
-            ({"name": "x", "game": "huutopussi", "preset": "three"}, "bad_request", "two sides"),
+            ({"name": "x", "game": "tute", "preset": "cabrero", "options": {"players": 2}}, "bad_request",
+             "three to six"),
             ({"name": "x", "game": "tuppi", "format": "knockout"}, "bad_request", "format"),
             ({"name": "x", "game": "tuppi", "format": "swiss"}, "bad_request", "rounds"),
             ({"name": "x", "game": "nope"}, "bad_request", "nope"),
@@ -386,10 +408,17 @@ def test_a_tournament_on_postgresql() -> None:
         tid, secret = new_tournament(srv, ["Ann", "Bo", "Cy"], **QUICK)
         first = start_round(srv, tid, secret)
         play_out(srv, next(t for t in first["tables"] if t["table_id"]))
+        assert withdraw(srv, tid, secret, 3).json()["withdrawn"] == 3
+        three, three_secret = new_tournament(srv, ["Ann", "Bo", "Cy"], **THREE)
+        start_round(srv, three, three_secret)
+        assert withdraw(srv, three, three_secret, 1).json()["forfeits"] == [1]
     with running(url) as srv:
         after = view(srv, tid, secret)
         assert after["round_list"][0]["complete"]
         assert sum(line["match_points"] for line in after["standings"]) == 4  # a match and a bye
+        assert {e["number"]: e.get("withdrawn") for e in after["entrants"]} == {1: None, 2: None, 3: 1}
+        points = {line["entrant"]: line["match_points"] for line in view(srv, three)["standings"]}
+        assert points == {1: 0, 2: 1.5, 3: 1.5}
 
 
 def test_every_club_text_and_error_code_has_three_languages() -> None:
@@ -406,3 +435,282 @@ def test_every_club_text_and_error_code_has_three_languages() -> None:
     needed = used | {f"err_{c}" for c in codes}
     for lang in ("en", "fi", "es"):
         assert not needed - tables[lang], (lang, sorted(needed - tables[lang]))
+
+
+# -- tables of three or more entrants ----------------------------------------------------
+
+
+def groupings(entrants: list[int], sizes: list[int]) -> Iterator[list[tuple[int, ...]]]:
+    """Every way to seat ``entrants`` at tables of ``sizes`` (by brute force, for the check)."""
+    if not sizes:
+        yield []
+        return
+    first, rest = entrants[0], entrants[1:]
+    for mates in itertools.combinations(rest, sizes[0] - 1):
+        left = [e for e in rest if e not in mates]
+        for tail in groupings(left, sizes[1:]):
+            yield [(first, *mates), *tail]
+
+
+def test_table_sizes_seat_the_entrants_at_the_games_tables_and_byes_only_where_no_smaller_table_is_allowed(
+        ) -> None:
+    assert table_sizes(9, 3, 3) == [3, 3, 3]
+    assert table_sizes(7, 3, 3) == [3, 3]      # Huutopussi and Tute for three: the seventh has a bye
+    assert table_sizes(8, 3, 3) == [3, 3]      # two byes
+    assert table_sizes(2, 3, 3) == []
+    assert table_sizes(7, 4, 3) == [4, 3]      # Tute cabrero: a table of three rather than byes
+    assert table_sizes(6, 4, 3) == [3, 3]
+    assert table_sizes(5, 4, 3) == [4]         # 3 + 2 would leave a table of two: one bye
+    assert table_sizes(13, 6, 3) == [5, 4, 4]
+    # the bye: the fewest byes so far first, then the lowest in the order given
+    assert pick_byes([1, 2, 3, 4, 5], Counter(), 2) == [5, 4]
+    assert pick_byes([1, 2, 3, 4, 5], Counter({5: 1}), 2) == [4, 3]
+
+
+@pytest.mark.parametrize("count,sizes", [(6, [3, 3]), (7, [4, 3]), (8, [4, 4]), (9, [3, 3, 3])])
+def test_a_grouping_seats_everyone_once_with_the_fewest_repeated_meetings(count: int,
+                                                                          sizes: list[int]) -> None:
+    """Against every grouping by brute force, over random histories of earlier rounds: the round
+    seats each entrant once and no grouping repeats fewer meetings; among the cheapest it is the
+    first in the order given (Swiss: the best placed together)."""
+    rng = random.Random(count)
+    entrants = list(range(1, count + 1))
+    for _ in range(12):
+        history = []
+        for _ in range(rng.randrange(1, 4)):
+            rng.shuffle(entrants)
+            history += group(entrants, sizes, meetings(history))
+        met = meetings(history)
+        order = sorted(entrants, key=lambda _: rng.random())
+        tables = group(order, sizes, met)
+        assert sorted(e for t in tables for e in t) == sorted(order) and [len(t) for t in tables] == sizes
+        cost = sum(repeats(t, met) for t in tables)
+        every = list(groupings(order, sizes))
+        least = min(sum(repeats(t, met) for t in g) for g in every)
+        assert cost == least, (history, order, tables)
+        first = next(g for g in every if sum(repeats(t, met) for t in g) == least)
+        assert sorted(map(sorted, tables)) == sorted(map(sorted, first))
+
+
+def test_nine_entrants_at_tables_of_three_meet_everyone_once_in_four_rounds() -> None:
+    """The mixed schedule of a round robin: nine entrants in four rounds of three tables meet
+    each other exactly once (36 pairs), as the best a schedule can do; a fifth round repeats."""
+    played: list[tuple[int, ...]] = []
+    for _ in range(4):
+        played += group(list(range(1, 10)), [3, 3, 3], meetings(played))
+    met = meetings(played)
+    assert len(met) == 36 and set(met.values()) == {1}
+    fifth = group(list(range(1, 10)), [3, 3, 3], met)
+    assert sum(repeats(t, met) for t in fifth) == 9
+
+
+def test_standings_of_tables_of_three_by_place_with_shared_places_byes_and_forfeits() -> None:
+    """Match points by place: 2 per entrant placed below, 1 per entrant placed equal, over the
+    others at the table; a bye 1; a forfeit puts the absent last (0) and the present share first.
+    By hand: A 2 + 1.5 = 3.5; B 1 + 0 (absent) + 1 (bye) = 2; C 0 + 1.5 = 1.5;
+    D 1.5 + 2 (alone present) = 3.5; E 0 + 0 (absent) = 0; F 1.5 + 0 (absent) = 1.5."""
+    names = {1: "A", 2: "B", 3: "C", 4: "D", 5: "E", 6: "F"}
+    results = [
+        ([1, 2, 3], {"kind": "played", "winner": 0, "scores": [520, 310, 95], "places": [1, 2, 3]}),
+        ([4, 5, 6], {"kind": "played", "winner": None, "scores": [2, 4, 2], "places": [1, 3, 1]}),
+        ([1, 3, 5], {"kind": "forfeit", "absent": [2]}),
+        ([4, 2, 6], {"kind": "forfeit", "absent": [1, 2]}),
+        ([2], {"kind": "bye"}),
+    ]
+    rule = standing_rule("huutopussi", {"players": 3})
+    assert rule.name == "places" and rule.bye == 1
+    lines = {line.name: line for line in standings(rule, names, results)}
+    points = {name: lines[name].as_dict()["match_points"] for name in names.values()}
+    assert points == {"A": 3.5, "B": 2, "C": 1.5, "D": 3.5, "E": 0, "F": 1.5}
+    assert (lines["A"].won, lines["A"].byes, lines["D"].drawn) == (1, 1, 1)
+    assert (lines["E"].lost, lines["B"].lost) == (2, 2)
+    # the difference: own score minus the others' mean; A +317.5, D 2 - 3 = -1
+    assert lines["A"].difference == Fraction(635, 2) and lines["D"].difference == -1
+    ranked = standings(rule, names, results)
+    assert [(line.name, line.rank) for line in ranked][:2] == [("A", 1), ("D", 2)]  # equal points: difference
+    # shared ranks on equal keys, and cabrero's lost hands turn the difference round
+    cabrero = standing_rule("tute", {"players": 4, "mode": "cabrero"})
+    assert cabrero.name == "cabrero" and cabrero.lower_scores
+    lines = {line.name: line for line in standings(cabrero, names, results[1:2])}
+    assert (lines["D"].difference, lines["F"].difference, lines["E"].difference) == (1, 1, -2)
+    assert [line.rank for line in standings(cabrero, names, results[1:2])][:2] == [1, 1]
+    # a two-sided tournament keeps win 2, draw 1, a bye 2
+    assert standing_rule("tute").name == "match" and standing_rule("tute").bye == 2
+
+
+@pytest.mark.parametrize("preset,players", [("three", 3), ("cabrero", 4), ("cabrero", 3)])
+def test_a_finished_table_of_three_or_more_gives_each_side_its_place(preset: str, players: int) -> None:
+    game = new_game("tute", preset=preset, players=players)
+    state = game.new_match(seed=5)
+    rng = random.Random(5)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    result = table_result(SimpleNamespace(state=state))  # type: ignore[arg-type]
+    assert result["scores"] == list(state.scores)
+    if game.cabrero:  # type: ignore[attr-defined]
+        assert result["places"] == list(state.places)  # type: ignore[attr-defined]
+    else:  # the winner first, the others by their rounds won
+        assert result["places"][state.winner] == 1  # type: ignore[attr-defined]
+        others = [s for s in range(3) if s != state.winner]  # type: ignore[attr-defined]
+        a, b = others
+        assert (result["places"][a] < result["places"][b]) == (state.scores[a] > state.scores[b])
+
+
+THREE = {"game": "tute", "preset": "three", "options": {"rounds_to_win": 1}}
+"""Tute for three, one round a match: the quickest whole match of a table of three."""
+
+
+def withdraw(srv: Running, tid: str, secret: str, number: int) -> httpx.Response:
+    return srv.http.delete(f"/api/club/{tid}/entrants/{number}", headers=director(srv, secret))
+
+
+def test_a_tournament_for_three_seats_three_entrants_a_table_and_ranks_them_by_place(tmp_path: Path) -> None:
+    """Tute for three, seven players, Swiss: each round two tables of three and a bye to the
+    lowest placed who has had none; a table played out gives its places and match points, a
+    forfeit with one absent lets the two present share the first place."""
+    with running(str(tmp_path / "club.db")) as srv:
+        names = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"]
+        tid, secret = new_tournament(srv, names, format="swiss", rounds=3, **THREE)
+        info = view(srv, tid)
+        assert (info["sides"], info["players"], info["pairs"]) == (3, 3, False)
+        assert info["standing_rule"]["name"] == "places" and info["standing_rule"]["bye"] == 1
+        first = start_round(srv, tid, secret)
+        tables = [t for t in first["tables"] if t["table_id"]]
+        byes = [t["sides"][0] for t in first["tables"] if not t["table_id"]]
+        assert [len(t["sides"]) for t in tables] == [3, 3] and byes == [7]
+        assert sorted(e for t in first["tables"] for e in t["sides"]) == list(range(1, 8))
+        assert [s["entrant"] for s in tables[0]["seats"]] == tables[0]["sides"]  # seat n: side n
+        assert all("link" in s for s in tables[0]["seats"])
+        last = play_out(srv, tables[0])
+        answer = srv.http.post(f"/api/club/{tid}/forfeits", headers=director(srv, secret),
+                               json={"round": 1, "board": 2, "absent": [tables[1]["sides"][2]]})
+        assert answer.status_code == 200, answer.text
+        after = view(srv, tid)
+        result = after["round_list"][0]["tables"][0]["result"]
+        winner = last["observation"]["winner"]
+        assert result["places"][winner] == 1 and result["winner"] == winner
+        lines = {line["entrant"]: line for line in after["standings"]}
+        for side, entrant in enumerate(tables[0]["sides"]):
+            below = sum(p > result["places"][side] for p in result["places"])
+            equal = result["places"].count(result["places"][side]) - 1
+            assert lines[entrant]["match_points"] == (2 * below + equal) / 2
+        present = tables[1]["sides"][:2]
+        assert [lines[e]["match_points"] for e in present] == [1.5, 1.5]
+        assert lines[tables[1]["sides"][2]]["match_points"] == 0 and lines[7]["match_points"] == 1
+        for number in (2, 3):  # nobody twice in a round; the bye to someone without one
+            round_ = start_round(srv, tid, secret)
+            seated = [e for t in round_["tables"] for e in t["sides"]]
+            assert sorted(seated) == list(range(1, 8))
+            bye = [t["sides"][0] for t in round_["tables"] if not t["table_id"]]
+            assert len(bye) == 1 and bye[0] not in byes
+            byes += bye
+            for table in round_["tables"]:
+                if table["table_id"]:
+                    srv.http.post(f"/api/club/{tid}/forfeits", headers=director(srv, secret),
+                                  json={"round": number, "board": table["board"],
+                                        "absent": table["sides"][:1]})
+
+
+def test_a_tute_cabrero_round_robin_seats_everyone_at_smaller_tables_rather_than_byes(tmp_path: Path) -> None:
+    """Tute cabrero for four, seven players: a table of four and one of three (the same rules),
+    no bye; the mixed schedule's second round seats nobody with more than the fewest repeats."""
+    with running(str(tmp_path / "club.db")) as srv:
+        tid, secret = new_tournament(srv, [f"P{n}" for n in range(1, 8)], game="tute", preset="cabrero")
+        info = view(srv, tid)
+        assert info["standing_rule"]["name"] == "cabrero" and info["smallest_table"] == 3
+        assert info["rounds"] == 2  # ceil(6 / 3): each could meet the six others
+        first = start_round(srv, tid, secret)
+        assert [len(t["sides"]) for t in first["tables"]] == [4, 3]
+        small = first["tables"][1]
+        assert len(small["seats"]) == 3
+        table = srv.app.state.tables.tables[small["table_id"]]
+        assert table.game.num_players == 3 and table.game.options["mode"] == "cabrero"
+        for table in first["tables"]:
+            srv.http.post(f"/api/club/{tid}/forfeits", headers=director(srv, secret),
+                          json={"round": 1, "board": table["board"], "absent": table["sides"][-1:]})
+        second = start_round(srv, tid, secret)
+        met = meetings([tuple(t["sides"]) for t in first["tables"]])
+        cost = sum(repeats(t["sides"], met) for t in second["tables"])
+        seated = [e for t in second["tables"] for e in t["sides"]]
+        assert sorted(seated) == list(range(1, 8))
+        assert cost == min(sum(repeats(t, met) for t in g) for g in groupings(list(range(1, 8)), [4, 3]))
+
+
+def test_withdrawing_an_entrant_keeps_its_results_forfeits_its_open_table_and_pairs_it_no_more(
+        tmp_path: Path) -> None:
+    """Four players, a round robin (the circle method: 1-4 2-3, 3-1 4-2, 1-2 3-4): after round 1
+    Di (4) withdraws (round 1 complete: no forfeit), so in round 2 Bo, Di's opponent, has a bye;
+    during round 2 Cy withdraws, so Cy's table without a result is a forfeit; round 3 seats
+    Ann and Bo, and Cy against Di is no table.  Refusals change nothing; a restart keeps it all."""
+    db = str(tmp_path / "club.db")
+    with running(db) as srv:
+        tid, secret = new_tournament(srv, ["Ann", "Bo", "Cy", "Di"], **QUICK)
+        first = start_round(srv, tid, secret)
+        for table in first["tables"]:
+            srv.http.post(f"/api/club/{tid}/forfeits", headers=director(srv, secret),
+                          json={"round": 1, "board": table["board"], "absent": [table["sides"][1]]})
+        answer = withdraw(srv, tid, secret, 4)
+        assert answer.status_code == 200 and answer.json() == {"withdrawn": 4, "round": 1, "forfeits": []}
+        for number, code in [(4, "withdrawn"), (9, "bad_request")]:
+            refused = withdraw(srv, tid, secret, number)
+            assert refused.status_code == 400 and refused.json()["code"] == code, refused.text
+        assert withdraw(srv, tid, "wrong", 3).json()["code"] == "bad_secret"
+        before = view(srv, tid)
+        line = next(line for line in before["standings"] if line["entrant"] == 4)
+        assert line["withdrawn"] == 1 and line["won"] + line["lost"] + line["byes"] == 1  # round 1 stays
+        second = start_round(srv, tid, secret)
+        assert [t["sides"] for t in second["tables"]] == [[3, 1], [2]]
+        assert second["tables"][1]["result"] == {"kind": "bye"}
+        answer = withdraw(srv, tid, secret, 3)
+        assert answer.json() == {"withdrawn": 3, "round": 2, "forfeits": [1]}
+        result = view(srv, tid)["round_list"][1]["tables"][0]["result"]
+        assert result == {"kind": "forfeit", "absent": [0]}
+        third = start_round(srv, tid, secret)
+        assert [t["sides"] for t in third["tables"]] == [[1, 2]]
+        standings_before = view(srv, tid)["standings"]
+    with running(db) as srv:  # a restart: still withdrawn, the same standings
+        again = view(srv, tid)
+        assert again["standings"] == standings_before
+        assert {e["number"]: e.get("withdrawn") for e in again["entrants"]} == {1: None, 2: None, 3: 2, 4: 1}
+        assert withdraw(srv, tid, secret, 3).json()["code"] == "withdrawn"
+
+
+def test_withdrawing_from_a_table_of_three_lets_the_others_share_the_first_place(tmp_path: Path) -> None:
+    with running(str(tmp_path / "club.db")) as srv:
+        tid, secret = new_tournament(srv, ["Ann", "Bo", "Cy"], **THREE)
+        table = start_round(srv, tid, secret)["tables"][0]
+        assert withdraw(srv, tid, secret, 2).json()["forfeits"] == [1]
+        after = view(srv, tid)
+        assert after["round_list"][0]["tables"][0]["result"] == {"kind": "forfeit",
+                                                                 "absent": [table["sides"].index(2)]}
+        points = {line["entrant"]: line["match_points"] for line in after["standings"]}
+        assert points == {1: 1.5, 2: 0, 3: 1.5}
+        refused = srv.http.post(f"/api/club/{tid}/rounds", headers=director(srv, secret))
+        assert refused.json()["code"] == "not_ready"  # two left cannot fill a table of three
+
+
+def test_a_database_of_the_previous_schema_opens_and_takes_withdrawals(tmp_path: Path) -> None:
+    """A server database made before entrants could withdraw (``tt_club_entrants`` without its
+    ``withdrawn`` column) opens, keeps its tournament, and gains the column."""
+    db = tmp_path / "old.db"
+    engine = create_engine(f"sqlite:///{db}")
+    old = MetaData()
+    for table in club_metadata.tables.values():
+        SqlTable(table.name, old, *(column._copy() for column in table.columns if column.name != "withdrawn"))
+    old.create_all(engine)
+    secret = "old-secret"
+    with engine.begin() as conn:
+        conn.execute(insert(old.tables["tt_club_tournaments"]).values(
+            id="old", name="Old night", game="tute", preset="habanero",
+            options=json.dumps(dict(new_game("tute", preset="habanero", rounds_to_win=1).options)),
+            format="round_robin", rounds=None, turn_time=0.0, director_hash=token_hash(secret), created=0.0))
+        conn.execute(insert(old.tables["tt_club_entrants"]), [
+            {"tournament_id": "old", "number": n, "name": name, "members": json.dumps([name])}
+            for n, name in enumerate(["Ann", "Bo", "Cy"], start=1)])
+    engine.dispose()
+    with running(str(db)) as srv:
+        assert [e["name"] for e in view(srv, "old")["entrants"]] == ["Ann", "Bo", "Cy"]
+        start_round(srv, "old", secret)
+        assert withdraw(srv, "old", secret, 3).status_code == 200
+        lines = {line["entrant"]: line for line in view(srv, "old")["standings"]}
+        assert lines[3]["withdrawn"] == 1 and lines[1]["withdrawn"] is None

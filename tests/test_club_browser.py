@@ -147,3 +147,80 @@ def test_a_director_registers_pairs_and_records_a_no_show_in_spanish(tmp_path: P
         expect(standings.first.locator("[data-col=match_points]")).to_have_text("2")
         context.close()
     assert not errors, errors
+
+
+def test_a_director_runs_tute_for_three_with_four_players_and_withdraws_one(tmp_path: Path,
+                                                                           browser: Browser) -> None:
+    """Tables of three: four players, round 1 seats a table of three (a seat link for each) and a
+    bye; the table is played out and the standings rank by place (2, 1, 0); the director
+    withdraws a player, who is marked so and not seated in round 2, a table of the three left."""
+    errors: list[str] = []
+    with running(str(tmp_path / "club.db")) as srv:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{srv.url}/club")
+        page.get_by_test_id("club-name").fill("Tute night")
+        page.get_by_test_id("club-game").select_option("tute")
+        page.get_by_test_id("club-preset").select_option("three")
+        expect(page.locator("#t-entrants-kind")).to_have_text(
+            "Entrants are players, each alone at tables of 3.")
+        page.get_by_test_id("club-create").click()
+        page.wait_for_url(re.compile(r"/club/[^/#]+$"))
+        tid = page.url.rsplit("/", 1)[1]
+        expect(page.get_by_test_id("director-link")).to_contain_text("#director=")
+        secret = page.get_by_test_id("director-link").inner_text().split("#director=")[1]
+        for name in ("Ann", "Bo", "Cy", "Di"):
+            page.get_by_test_id("entrant-name").fill(name)
+            page.get_by_test_id("entrant-add").click()
+            expect(page.get_by_test_id("entrant").last).to_contain_text(name)
+        expect(page.locator("#rule-doc")).to_contain_text("a table of three: first 2, second 1, third 0")
+        page.get_by_test_id("start-round").click()
+        round1 = page.get_by_test_id("round-1")
+        expect(round1.get_by_test_id("board")).to_have_count(2)  # a table of three and Di's bye
+        expect(round1.get_by_test_id("seat-link")).to_have_count(3)
+        lines = round1.get_by_test_id("seat-line").all_inner_texts()
+        assert [line.split(" (")[0] for line in lines] == ["Seat 1: Ann", "Seat 2: Bo", "Seat 3: Cy"]
+        expect(round1.get_by_test_id("board").last).to_contain_text("Bye Di")
+        forfeit_buttons = round1.get_by_test_id("board").first.locator(".forfeits button")
+        expect(forfeit_buttons).to_have_count(4)  # each of the three, and all
+
+        sheet = srv.http.get(f"/api/club/{tid}", headers={"X-Director": secret}).json()
+        last = play_out(srv, sheet["round_list"][0]["tables"][0])
+        winner = sheet["round_list"][0]["tables"][0]["sides"][last["observation"]["winner"]]
+        done = srv.http.get(f"/api/club/{tid}").json()["round_list"][0]["tables"][0]["result"]
+        names = {1: "Ann", 2: "Bo", 3: "Cy", 4: "Di"}
+        sides = sheet["round_list"][0]["tables"][0]["sides"]
+        by_place = sorted(range(3), key=lambda side: (done["places"][side], side))
+        expect(round1.get_by_test_id("result")).to_have_text(" · ".join(  # "1. Cy 3 · 2. Ann 0 · 2. Bo 0"
+            f"{done['places'][side]}. {names[sides[side]]} {done['scores'][side]}" for side in by_place))
+        standing = page.get_by_test_id("standing")
+        expect(standing.first.locator("[data-col=match_points]")).to_have_text("2")
+        assert standing.first.get_attribute("data-entrant") == str(winner)
+        di = page.get_by_test_id("standing").filter(has_text="Di")
+        expect(di.locator("[data-col=match_points]")).to_have_text("1")  # a bye at tables of three
+
+        # Bo withdraws: marked, kept in the standings, not seated in round 2
+        bo = page.get_by_test_id("entrant").nth(1)
+        bo.get_by_test_id("withdraw").click()
+        expect(bo.get_by_test_id("withdrawn")).to_have_text("(withdrawn in round 1)")
+        expect(page.get_by_test_id("standing").filter(has_text="Bo")).to_contain_text("withdrawn in round 1")
+        page.get_by_test_id("start-round").click()
+        round2 = page.get_by_test_id("round-2")
+        expect(round2.get_by_test_id("board")).to_have_count(1)
+        seated = round2.get_by_test_id("seat-line").all_inner_texts()
+        assert len(seated) == 3 and not any("Bo" in line for line in seated)
+
+        # in Spanish; and the public page shows three seats a table, no links
+        page.get_by_test_id("lang-select").select_option("es")
+        expect(page.locator("#rule-doc")).to_contain_text("mesa de tres: primero 2")
+        expect(bo.get_by_test_id("withdrawn")).to_have_text("(retirado en la ronda 1)")
+        public = browser.new_context().new_page()
+        public.goto(f"{srv.url}/club/{tid}")
+        expect(public.get_by_test_id("round-2").get_by_test_id("seat-line")).to_have_count(3)
+        expect(public.get_by_test_id("seat-link")).to_have_count(0)
+        expect(public.get_by_test_id("withdraw")).to_have_count(0)
+        context.close()
+    assert not errors, errors

@@ -3,15 +3,18 @@ themselves give the results (docs/server.md, *Club tournaments*).
 
 A tournament is one game under one rule set (the game's ``tournament`` preset by default),
 played by *entrants*: pairs for a partnership game, players otherwise.  Each round pairs the
-entrants (round robin by the circle method, or Swiss by the standings without a repeat) and
-seats each pairing at a new server table of people; the seat links are derived from the
+entrants (round robin by the circle method, or Swiss by the standings without a repeat; at
+tables of three or more, the grouping of :mod:`.pairing`) and seats each table at a new server
+table of people; the seat links are derived from the
 director's secret (:func:`seat_token`), so the server stores only their hashes, as it does for
 every table, and still shows them on the director's round sheet after a restart.
 
 A table's result is read from the table itself, when anyone looks at the tournament
 (:meth:`Club.view`): a finished table's match is read once and its result stored.  The
 director never types a score; they may only record that an entrant did not come (a
-forfeit).  The standings follow the game's own rule (:data:`STANDING_RULES`).
+forfeit) or withdraw an entrant (its results stay, its open table is a forfeit).  The
+standings follow the game's own rule (:func:`standing_rule`): match points by place, which at a
+table of two are a win 2 and a draw 1, or Tuppi's points collected while nousussa.
 
 Everything lives in the database (``tt_club_*``, next to the tables), so a restart loses
 nothing; the manager keeps no state of its own but a lock.
@@ -26,19 +29,37 @@ import hmac
 import json
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, TypeVar
 
-from sqlalchemy import Column, Float, Index, Integer, MetaData, String, Text, delete, insert, select, update
+from sqlalchemy import (
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    delete,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Engine
 
 from .. import GAMES, new_game
-from ..engine import OptionError
+from ..engine import Game, OptionError
+from .pairing import group, meetings, pick_byes, table_sizes
 from .tables import MAX_TURN_TIME, Table, TableError, Tables, token_hash
 
-__all__ = ["Club", "ClubError", "Pairing", "balance_sides", "round_robin", "seat_token", "standings", "swiss"]
+__all__ = ["Club", "ClubError", "Pairing", "balance_sides", "round_robin", "seat_token", "standing_rule",
+           "standings", "swiss"]
 
 T = TypeVar("T")
 Pairing = tuple[int, int | None]
@@ -75,6 +96,7 @@ entrants = SqlTable(
     Column("name", String(120), nullable=False),
     Column("members", Text, nullable=False),        # JSON: each player's name (two for a pair)
     Column("player_ids", Text),                     # JSON: player ids (players.py), optional
+    Column("withdrawn", Integer),                   # the round in which it withdrew (null: still in)
 )
 
 matches = SqlTable(
@@ -178,11 +200,13 @@ def _pair(rest: list[int], played: set[frozenset[int]], budget: list[int]) -> li
     return None
 
 
-def balance_sides(pairings: list[Pairing], side0: dict[int, int]) -> list[Pairing]:
-    """Each table's side 0 to the entrant who has had it less often (``side0``: the counts so
-    far); a tie keeps the order given.  Side 0 holds seat 0, which deals the first hand."""
-    return [(b, a) if b is not None and side0.get(a, 0) > side0.get(b, 0) else (a, b)
-            for a, b in pairings]
+def balance_sides(tables: Sequence[Sequence[int | None]],
+                  side0: dict[int, int]) -> list[tuple[int | None, ...]]:
+    """Each table's entrants in the order of how often they have had side 0 (``side0``: the
+    counts so far), fewest first; a tie keeps the order given, a bye's empty place (``None``)
+    stays last.  Side 0 holds seat 0, which deals the first hand."""
+    return [(*sorted((e for e in table if e is not None), key=lambda e: side0.get(e, 0)),
+             *(e for e in table if e is None)) for table in tables]
 
 
 def max_rounds(count: int) -> int:
@@ -191,33 +215,76 @@ def max_rounds(count: int) -> int:
     return count - 1 if count % 2 == 0 else count
 
 
+def default_rounds(count: int, sides: int) -> int:
+    """A round robin's rounds: two sides meet everyone once (:func:`max_rounds`); at tables of
+    ``sides`` entrants, the rounds in which each entrant could meet every other once
+    (``ceil((count - 1) / (sides - 1))``; the director may ask for more or fewer)."""
+    return max_rounds(count) if sides == 2 else -(-(count - 1) // (sides - 1))
+
+
+def smallest_table(game: Game, tournament: Tournament) -> int:
+    """The fewest entrants a table of the tournament may seat: the game's sides, but for Tute
+    cabrero, whose rules are the same for three to six players, the fewest its ``players``
+    option allows (three)."""
+    if not getattr(game, "cabrero", False):
+        return game.num_sides
+    for size in range(2, game.num_players):
+        try:
+            new_game(tournament.game, preset=tournament.preset, **{**tournament.options, "players": size})
+        except OptionError:
+            continue
+        return size
+    return game.num_players
+
+
 # -- standings ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class StandingRule:
-    """How a game ranks its entrants: the fields of :class:`Standing` compared in order."""
+    """How a tournament ranks its entrants: the fields of :class:`Standing` compared in order."""
 
+    name: str
+    """``tuppi``, ``match`` (two sides), ``places`` (three or more) or ``cabrero``: the page's text."""
     order: tuple[str, ...]
     doc: str
+    bye: int = WIN
+    """The match points of a bye: a win at a table of two; the mean of a table (1) at a larger one."""
+    lower_scores: bool = False
+    """The match score counts what is bad (Tute cabrero's lost hands): the difference is turned round."""
 
 
-STANDING_RULES: dict[str, StandingRule] = {
-    "tuppi": StandingRule(("collected", "match_points", "difference"),
+TUPPI_RULE = StandingRule("tuppi", ("collected", "match_points", "difference"),
                           "points collected while nousussa over all matches (the tournament rules); "
-                          "then match points; then the score difference"),
-}
-DEFAULT_RULE = StandingRule(("match_points", "difference"),
-                            "match points (win 2, draw 1); then the sum of the match score differences")
-"""Every other game: a match is won by the game's own rule (Tute: rounds won; Marjapussi,
-Avomarjapussi, Bondtolva: games won to the target; Huutopussi: 500 points), so a win counts
-2 and a draw 1; ties are broken by the sum over matches of own final score minus the
-opponent's, in the game's own unit (rounds for Tute, games for the Marjapussi family,
-points for Huutopussi)."""
+                          "then match points; then the score difference")
+MATCH_RULE = StandingRule("match", ("match_points", "difference"),
+                          "match points (win 2, draw 1); then the sum of the match score differences")
+"""Every other game of two sides: a match is won by the game's own rule (Tute: rounds won;
+Marjapussi, Avomarjapussi, Bondtolva: games won to the target; Huutopussi: 500 points), so a
+win counts 2 and a draw 1; ties are broken by the sum over matches of own final score minus the
+opponent's, in the game's own unit (rounds for Tute, games for the Marjapussi family, points
+for Huutopussi)."""
+PLACES_RULE = StandingRule("places", ("match_points", "difference"),
+                           "match points by place: 2 for each entrant of the table placed below, 1 for "
+                           "each placed equal, over the others at the table (a table of three: 2, 1, 0); "
+                           "then the sum of own final score minus the others' mean", bye=DRAW)
+"""Tables of three or more (Huutopussi and Tute for three): the match's winner is first and the
+others follow by their final score; the match points generalise win 2, draw 1, loss 0."""
+CABRERO_RULE = StandingRule("cabrero", ("match_points", "difference"),
+                            "match points by place as the tute cabrero match ends (the players still in "
+                            "share the first place, then those put out, the later the better), as for "
+                            "tables of three or more; then the others' mean of lost hands minus one's own",
+                            bye=DRAW, lower_scores=True)
 
 
-def standing_rule(game: str) -> StandingRule:
-    return STANDING_RULES.get(game, DEFAULT_RULE)
+def standing_rule(game: str, options: dict[str, Any] | None = None) -> StandingRule:
+    """The rule of a tournament of ``game`` under ``options`` (the default rule set without)."""
+    table = new_game(game, **(options or {}))
+    if getattr(table, "cabrero", False):
+        return CABRERO_RULE
+    if table.num_sides > 2:
+        return PLACES_RULE
+    return TUPPI_RULE if game == "tuppi" else MATCH_RULE
 
 
 @dataclass
@@ -228,71 +295,105 @@ class Standing:
     name: str
     played: int = 0
     won: int = 0
+    """First place alone (at a table of two: the match won)."""
     drawn: int = 0
+    """First place shared (a draw)."""
     lost: int = 0
     byes: int = 0
-    """Byes and opponents' forfeits: scored as a win."""
-    match_points: int = 0
+    """Byes and opponents' forfeits (not played)."""
+    match_points: Fraction = Fraction(0)
     collected: int = 0
     """Tuppi: points collected while nousussa (a bye: the entrant's average over played matches)."""
-    difference: int = 0
+    difference: Fraction = Fraction(0)
     rank: int = 0
+    withdrawn: int | None = None
+    """The round in which the entrant withdrew (its results stay; it is paired no more)."""
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {k: _number(v) if isinstance(v, Fraction) else v for k, v in self.__dict__.items()}
 
 
-def standings(game: str, names: dict[int, str], results: Iterable[tuple[list[int], dict[str, Any]]]
-              ) -> list[Standing]:
+def _number(value: Fraction) -> int | float:
+    """A whole number as such, else to two decimals (the page shows 1.5, 3.33)."""
+    return int(value) if value.denominator == 1 else round(float(value), 2)
+
+
+def places(result: dict[str, Any]) -> list[int]:
+    """Each side's place in a played match (1 best, equal places shared); a record stored before
+    places were kept has two sides: the winner first, or both first in a draw."""
+    if "places" in result:
+        return list(result["places"])
+    winner = result.get("winner")
+    return [1 if winner is None or side == winner else 2 for side in range(len(result["scores"]))]
+
+
+def place_points(below: int, equal: int, others: int) -> Fraction:
+    """Match points at a table: 2 per entrant placed below, 1 per entrant placed equal, over the
+    number of ``others`` at the table: a win 2, a draw 1 at a table of two; 2, 1, 0 at three."""
+    return Fraction(2 * below + equal, others)
+
+
+def standings(rule: StandingRule | str, names: dict[int, str],
+              results: Iterable[tuple[list[int], dict[str, Any]]],
+              withdrawn: dict[int, int] | None = None) -> list[Standing]:
     """The standings from each match's sides and result (only matches with a result).
 
-    A played match counts by its winner (a side index, or a draw); a bye and an opponent's
-    forfeit count as a win, and for Tuppi they credit the entrant's average of points collected
-    over the matches actually played (rounded down), so a bye neither helps nor hurts; an
-    entrant who forfeits loses and collects 0.  Equal keys share a rank.
+    A played match counts by the places (:func:`place_points`); a bye scores ``rule.bye``; a
+    forfeit puts the absent entrants last (0 match points, a loss) and the present ones share
+    the first place (at a table of two: a win); for Tuppi a bye and a win by forfeit credit
+    the entrant's average of points collected over the matches actually played (rounded down),
+    so a bye neither helps nor hurts.  Equal keys share a rank; a withdrawn entrant keeps its
+    line and its results.
     """
-    lines = {number: Standing(number, name) for number, name in names.items()}
+    if isinstance(rule, str):
+        rule = standing_rule(rule)
+    lines = {number: Standing(number, name, withdrawn=(withdrawn or {}).get(number))
+             for number, name in names.items()}
     credits: dict[int, int] = {}
     for sides, result in results:
         kind = result["kind"]
         if kind == "bye":
             line = lines[sides[0]]
             line.byes += 1
-            line.match_points += WIN
+            line.match_points += rule.bye
             credits[line.entrant] = credits.get(line.entrant, 0) + 1
             continue
+        others = len(sides) - 1
         if kind == "forfeit":
+            absent = set(result["absent"])
+            share = place_points(len(absent), len(sides) - len(absent) - 1, others)
             for side, entrant in enumerate(sides):
                 line = lines[entrant]
-                if side in result["absent"]:
+                if side in absent:
                     line.lost += 1
                 else:
                     line.byes += 1
-                    line.match_points += WIN
+                    line.match_points += share
                     credits[entrant] = credits.get(entrant, 0) + 1
             continue
-        winner, scores, collected = result.get("winner"), result["scores"], result.get("collected")
+        place, scores, collected = places(result), result["scores"], result.get("collected")
         for side, entrant in enumerate(sides):
             line = lines[entrant]
             line.played += 1
-            if winner is None:
-                line.drawn += 1
-                line.match_points += DRAW
-            elif winner == side:
-                line.won += 1
-                line.match_points += WIN
-            else:
+            below = sum(p > place[side] for p in place)
+            equal = place.count(place[side]) - 1
+            line.match_points += place_points(below, equal, others)
+            if place[side] > 1:
                 line.lost += 1
-            line.difference += scores[side] - scores[1 - side]
+            elif equal:
+                line.drawn += 1
+            else:
+                line.won += 1
+            gain = scores[side] - Fraction(sum(scores) - scores[side], others)
+            line.difference += -gain if rule.lower_scores else gain
             if collected is not None:
                 line.collected += collected[side]
     for entrant, count in credits.items():
         line = lines[entrant]
         if line.played:
             line.collected += count * (line.collected // line.played)
-    rule = standing_rule(game)
 
-    def key(line: Standing) -> tuple[int, ...]:
+    def key(line: Standing) -> tuple[Fraction | int, ...]:
         return tuple(getattr(line, name) for name in rule.order)
 
     ordered = sorted(lines.values(), key=lambda line: (tuple(-k for k in key(line)), line.entrant))
@@ -302,14 +403,21 @@ def standings(game: str, names: dict[int, str], results: Iterable[tuple[list[int
 
 
 def table_result(table: Table) -> dict[str, Any]:
-    """A finished table's result as the standings read it: the winning side (``None``: a
-    draw), the match score per side and, where the game keeps them (Tuppi), the points each
-    side collected while nousussa."""
+    """A finished table's result as the standings read it: the winning side (``None``: none
+    alone), the match score per side, each side's place (Tute cabrero: as its match ends; else
+    the winner first and the others by their score) and, where the game keeps them (Tuppi), the
+    points each side collected while nousussa."""
     state = table.state
     winner = state.winner  # type: ignore[attr-defined]
     if getattr(state, "draw", False):
         winner = None
-    result: dict[str, Any] = {"kind": "played", "winner": winner, "scores": list(state.scores)}
+    scores = list(state.scores)
+    ended = getattr(state, "places", None)
+    if ended is None:
+        keys = [(s != winner, -scores[s]) for s in range(len(scores))] if winner is not None \
+            else [(False, 0)] * len(scores)
+        ended = [1 + sum(k < keys[s] for k in keys) for s in range(len(scores))]
+    result: dict[str, Any] = {"kind": "played", "winner": winner, "scores": scores, "places": list(ended)}
     totals = getattr(state, "totals", None)
     if totals is not None:
         result["collected"] = list(totals)
@@ -350,6 +458,11 @@ class Tournament:
     """``{"round", "board", "sides", "table_id", "result"}`` by round and board."""
 
     @property
+    def active(self) -> list[int]:
+        """The entrants still in (not withdrawn), by number."""
+        return [n for n, e in sorted(self.entrants.items()) if e["withdrawn"] is None]
+
+    @property
     def current_round(self) -> int:
         return max((m["round"] for m in self.matches), default=0)
 
@@ -363,6 +476,14 @@ class ClubStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         metadata.create_all(engine)
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring a database made by an older version up to this schema (columns added since)."""
+        have = {column["name"] for column in inspect(self.engine).get_columns("tt_club_entrants")}
+        if "withdrawn" not in have:
+            with self.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE tt_club_entrants ADD COLUMN withdrawn INTEGER"))
 
     def add_tournament(self, t: Tournament) -> None:
         with self.engine.begin() as conn:
@@ -384,7 +505,8 @@ class ClubStore:
             for e in conn.execute(select(entrants).where(entrants.c.tournament_id == tournament_id)
                                   .order_by(entrants.c.number)).mappings():
                 t.entrants[e["number"]] = {"name": e["name"], "members": json.loads(e["members"]),
-                                           "player_ids": json.loads(e["player_ids"] or "null")}
+                                           "player_ids": json.loads(e["player_ids"] or "null"),
+                                           "withdrawn": e["withdrawn"]}
             for m in conn.execute(select(matches).where(matches.c.tournament_id == tournament_id)
                                   .order_by(matches.c.round, matches.c.board)).mappings():
                 t.matches.append({"round": m["round"], "board": m["board"], "sides": json.loads(m["sides"]),
@@ -403,6 +525,18 @@ class ClubStore:
         with self.engine.begin() as conn:
             conn.execute(delete(entrants).where(entrants.c.tournament_id == tournament_id,
                                                 entrants.c.number == number))
+
+    def withdraw(self, tournament_id: str, number: int, round_number: int,
+                 forfeits: list[tuple[int, dict[str, Any]]]) -> None:
+        """Mark an entrant withdrawn in ``round_number`` and record its tables' forfeits
+        (``(board, result)`` of that round), in one transaction."""
+        with self.engine.begin() as conn:
+            conn.execute(update(entrants).where(entrants.c.tournament_id == tournament_id,
+                                                entrants.c.number == number).values(withdrawn=round_number))
+            for board, result in forfeits:
+                conn.execute(update(matches).where(
+                    matches.c.tournament_id == tournament_id, matches.c.round == round_number,
+                    matches.c.board == board, matches.c.result.is_(None)).values(result=json.dumps(result)))
 
     def add_round(self, tournament_id: str, rounds: int | None, rows: list[dict[str, Any]]) -> None:
         """A round's matches, and the planned rounds fixed at the first, in one transaction."""
@@ -469,9 +603,10 @@ class Club:
             game = new_game(game_name, preset=preset, **options)
         except (OptionError, TypeError, ValueError) as exc:
             raise ClubError("bad_request", str(exc)) from None
-        if game.num_sides != 2:
-            raise ClubError("bad_request", f"a club table seats two sides; {game.title} with these options "
-                            f"has {game.num_sides}")
+        if game.num_sides != 2 and game.num_players != game.num_sides:
+            raise ClubError("bad_request", "a club table seats two sides or players each alone; "
+                            f"{game.title} with these options has {game.num_players} players in "
+                            f"{game.num_sides} sides")
         fmt = request.get("format", "round_robin")
         if fmt not in FORMATS:
             raise ClubError("bad_request", f"format must be one of {', '.join(FORMATS)}")
@@ -542,72 +677,102 @@ class Club:
                               {"name": name, "members": members, "player_ids": player_ids})
         return number
 
-    async def remove_entrant(self, tournament_id: str, secret: str | None, number: int) -> None:
-        async with self.lock:
-            tournament = await self.load(tournament_id, secret, director=True)
-            if tournament.matches:
-                raise ClubError("started", "entrants are registered before the first round")
-            if number not in tournament.entrants:
-                raise ClubError("bad_request", f"no entrant {number}")
-            await self._in_db(self.store.remove_entrant, tournament_id, number)
-
     async def start_round(self, tournament_id: str, secret: str | None) -> int:
         """Pair the next round and seat each table at a new server table of people."""
         async with self.lock:
             tournament = await self.load(tournament_id, secret, director=True)
             await self._collect(tournament)
+            game = new_game(tournament.game, preset=tournament.preset, **tournament.options)
+            sides, smallest = game.num_sides, smallest_table(game, tournament)
             count = len(tournament.entrants)
-            if count < 2:
-                raise ClubError("not_ready", "a round needs at least two entrants")
+            if len(tournament.active) < smallest:
+                raise ClubError("not_ready", f"a round needs at least {smallest} entrants still in")
             current = tournament.current_round
             if any(m["result"] is None for m in tournament.round_matches(current)):
                 raise ClubError("not_ready", f"round {current} is still being played")
-            planned = tournament.rounds or max_rounds(count)
-            if planned > max_rounds(count):
+            planned = tournament.rounds or default_rounds(count, sides)
+            if sides == 2 and planned > max_rounds(count):
                 raise ClubError("bad_request", f"{count} entrants can play at most "
                                 f"{max_rounds(count)} rounds without a repeat")
             if current >= planned:
                 raise ClubError("finished", "every round of the tournament has been played")
             number = current + 1
-            pairings = self._pairings(tournament, number)
-            game = new_game(tournament.game, preset=tournament.preset, **tournament.options)
+            members = game.num_players // sides  # a pair's two players, or one
             rows = []
-            for board, (a, b) in enumerate(pairings, start=1):
-                if b is None:
-                    rows.append({"round": number, "board": board, "sides": [a], "table_id": None,
+            for board, seated in enumerate(self._pairings(tournament, number, sides, smallest), start=1):
+                if len(seated) == 1:
+                    rows.append({"round": number, "board": board, "sides": list(seated), "table_id": None,
                                  "result": {"kind": "bye"}})
                     continue
+                players = len(seated) * members
+                options = tournament.options if len(seated) == sides else {**tournament.options,
+                                                                            "players": len(seated)}
                 tokens: list[str | None] = [seat_token(secret or "", tournament.id, number, board, seat)
-                                            for seat in range(game.num_players)]
+                                            for seat in range(players)]
                 table, _ = await self.tables.create({
-                    "game": tournament.game, "preset": tournament.preset, "options": tournament.options,
-                    "seats": [{"kind": "human"}] * game.num_players, "turn_time": tournament.turn_time,
+                    "game": tournament.game, "preset": tournament.preset, "options": options,
+                    "seats": [{"kind": "human"}] * players, "turn_time": tournament.turn_time,
                 }, tokens=tokens)
-                for seat in range(game.num_players):  # a linked player's profile lists the match
-                    entrant = tournament.entrants[(a, b)[seat % 2]]
-                    player_id = (entrant["player_ids"] or [None, None])[seat // 2]
+                for seat in range(players):  # a linked player's profile lists the match
+                    entrant = tournament.entrants[seated[seat % len(seated)]]
+                    player_id = (entrant["player_ids"] or [None] * members)[seat // len(seated)]
                     if player_id is None:
                         continue
                     player = await self._in_db(self.tables.players.get, player_id)
                     if player is not None:
                         await self.tables.claim(table, seat, player)
-                rows.append({"round": number, "board": board, "sides": [a, b], "table_id": table.id,
+                rows.append({"round": number, "board": board, "sides": list(seated), "table_id": table.id,
                              "result": None})
             await self._in_db(self.store.add_round, tournament.id, planned, rows)
         return number
 
-    def _pairings(self, tournament: Tournament, number: int) -> list[Pairing]:
-        numbers = sorted(tournament.entrants)
-        if tournament.format == "round_robin":
-            return round_robin(numbers, number)
-        played = {frozenset(m["sides"]) for m in tournament.matches if len(m["sides"]) == 2}
-        had_bye = {m["sides"][0] for m in tournament.matches if len(m["sides"]) == 1}
-        order = [line.entrant for line in self._standings(tournament)]
-        side0: dict[int, int] = {}
-        for m in tournament.matches:
-            if len(m["sides"]) == 2:
-                side0[m["sides"][0]] = side0.get(m["sides"][0], 0) + 1
-        return balance_sides(swiss(order, played, had_bye), side0)
+    def _pairings(self, tournament: Tournament, number: int, sides: int,
+                  smallest: int) -> list[tuple[int, ...]]:
+        """Round ``number``'s tables, byes last (one entrant).  Two sides: the circle method on
+        every entrant registered (a withdrawn entrant's opponent has the bye), or Swiss on those
+        still in; more: :func:`.pairing.group` by the standings (Swiss) or by number (the mixed
+        schedule of a round robin)."""
+        active = tournament.active
+        played = [m["sides"] for m in tournament.matches if len(m["sides"]) > 1]
+        side0 = Counter(table[0] for table in played)
+        byes_had = Counter(m["sides"][0] for m in tournament.matches if len(m["sides"]) == 1)
+        if sides == 2 and tournament.format == "round_robin":
+            tables = [tuple(e for e in pair if e is not None and e in active)
+                      for pair in round_robin(sorted(tournament.entrants), number)]
+            return [t for t in tables if len(t) == 2] + [t for t in tables if len(t) == 1]
+        order = ([line.entrant for line in self._standings(tournament) if line.entrant in active]
+                 if tournament.format == "swiss" else active)
+        pairs: list[tuple[int | None, ...]]
+        if sides == 2:
+            pairs = [*swiss(order, {frozenset(table) for table in played}, set(byes_had))]
+        else:
+            sizes = table_sizes(len(order), sides, smallest)
+            byes = pick_byes(order, byes_had, len(order) - sum(sizes))
+            pairs = [*group([e for e in order if e not in byes], sizes, meetings(played)),
+                     *((e, None) for e in byes)]
+        return [tuple(e for e in table if e is not None) for table in balance_sides(pairs, side0)]
+
+    async def remove_entrant(self, tournament_id: str, secret: str | None, number: int) -> dict[str, Any]:
+        """Before the first round the entrant is removed.  After, it is *withdrawn*: its results
+        stay in the standings, it is never paired again, and its table of the current round,
+        if that has no result yet, is a forfeit (it absent, the others win)."""
+        async with self.lock:
+            tournament = await self.load(tournament_id, secret, director=True)
+            if number not in tournament.entrants:
+                raise ClubError("bad_request", f"no entrant {number}")
+            if not tournament.matches:
+                await self._in_db(self.store.remove_entrant, tournament_id, number)
+                return {"removed": number}
+            withdrawn = tournament.entrants[number]["withdrawn"]
+            if withdrawn is not None:
+                raise ClubError("withdrawn", f"entrant {number} has already withdrawn (round {withdrawn})")
+            await self._collect(tournament)
+            current = tournament.current_round
+            forfeits = [(m["board"], {"kind": "forfeit", "absent": [m["sides"].index(number)]})
+                        for m in tournament.round_matches(current)
+                        if m["result"] is None and number in m["sides"]]
+            await self._in_db(self.store.withdraw, tournament_id, number, current, forfeits)
+        return {"withdrawn": number, "round": current, "forfeits": [board for board, _ in forfeits]}
 
     async def of_table(self, table_id: str) -> dict[str, Any]:
         """Which tournament a table belongs to (its page links back): id, name, round, board."""
@@ -632,7 +797,7 @@ class Club:
             if (not isinstance(absent, list) or not absent
                     or not all(isinstance(e, int) and e in match["sides"] for e in absent)
                     or len(set(absent)) != len(absent)):
-                raise ClubError("bad_request", "absent names one or both entrants of that table")
+                raise ClubError("bad_request", "absent names one or more of the entrants of that table")
             if match["result"] is not None:
                 raise ClubError("bad_request", "that table already has its result")
             result = {"kind": "forfeit", "absent": [match["sides"].index(e) for e in absent]}
@@ -657,8 +822,10 @@ class Club:
 
     def _standings(self, tournament: Tournament) -> list[Standing]:
         names = {n: e["name"] for n, e in tournament.entrants.items()}
-        return standings(tournament.game, names,
-                         ((m["sides"], m["result"]) for m in tournament.matches if m["result"] is not None))
+        withdrawn = {n: e["withdrawn"] for n, e in tournament.entrants.items() if e["withdrawn"] is not None}
+        return standings(standing_rule(tournament.game, tournament.options), names,
+                         ((m["sides"], m["result"]) for m in tournament.matches if m["result"] is not None),
+                         withdrawn)
 
     async def view(self, tournament_id: str, secret: str | None = None) -> dict[str, Any]:
         """The tournament as anyone may see it (with the right ``secret``: the director's view,
@@ -669,7 +836,8 @@ class Club:
                 tournament = await self.load(tournament_id, secret)
                 await self._collect(tournament)
         director = secret is not None
-        players = new_game(tournament.game, **tournament.options).num_players
+        game = new_game(tournament.game, **tournament.options)
+        players, members = game.num_players, game.num_players // game.num_sides
         rounds = []
         for number in range(1, tournament.current_round + 1):
             tables = []
@@ -682,36 +850,37 @@ class Club:
                     if m["result"] is None and live is not None:
                         entry["scores"] = list(live.state.scores)
                         entry["hand_number"] = live.state.hand_number
-                    entry["seats"] = [self._seat(tournament, m, seat, players, director and secret)
-                                      for seat in range(players)]
+                    entry["seats"] = [self._seat(tournament, m, seat, director and secret)
+                                      for seat in range(len(m["sides"]) * members)]
                 tables.append(entry)
             rounds.append({"number": number, "tables": tables,
                            "complete": all(t["result"] is not None for t in tables)})
         count = len(tournament.entrants)
-        planned = tournament.rounds or (max_rounds(count) if count >= 2 else None)
-        rule = standing_rule(tournament.game)
+        planned = tournament.rounds or (default_rounds(count, game.num_sides) if count >= 2 else None)
+        rule = standing_rule(tournament.game, tournament.options)
         return {
             "id": tournament.id, "name": tournament.name, "game": tournament.game,
             "preset": tournament.preset,
             "options": tournament.options, "format": tournament.format, "rounds": planned,
-            "turn_time": tournament.turn_time, "players": players, "pairs": players == 4,
+            "turn_time": tournament.turn_time, "players": players, "sides": game.num_sides,
+            "pairs": members == 2, "smallest_table": smallest_table(game, tournament),
             "entrants": [{"number": n, **{k: v for k, v in e.items() if v is not None}}
                          for n, e in tournament.entrants.items()],
             "round_list": rounds, "current_round": tournament.current_round,
             "standings": [line.as_dict() for line in self._standings(tournament)],
-            "standing_rule": {"order": list(rule.order), "doc": rule.doc},
+            "standing_rule": {"name": rule.name, "order": list(rule.order), "doc": rule.doc, "bye": rule.bye},
             "director": director,
         }
 
     @staticmethod
-    def _seat(tournament: Tournament, match: dict[str, Any], seat: int, players: int,
+    def _seat(tournament: Tournament, match: dict[str, Any], seat: int,
               secret: str | None | bool) -> dict[str, Any]:
-        """Who sits at ``seat``: side ``seat % 2``'s entrant, and which of a pair's players
-        (the first at seats 0 and 1, the second at 2 and 3)."""
-        side = seat % 2
-        entrant = match["sides"][side]
+        """Who sits at ``seat``: the entrant of side ``seat % sides``, and which of a pair's
+        players (the first at seats 0 and 1, the second at 2 and 3)."""
+        sides = len(match["sides"])
+        entrant = match["sides"][seat % sides]
         members = tournament.entrants[entrant]["members"]
-        info: dict[str, Any] = {"seat": seat, "entrant": entrant, "player": members[seat // 2]}
+        info: dict[str, Any] = {"seat": seat, "entrant": entrant, "player": members[seat // sides]}
         if isinstance(secret, str):
             token = seat_token(secret, tournament.id, match["round"], match["board"], seat)
             info["link"] = f"/t/{match['table_id']}#token={token}"

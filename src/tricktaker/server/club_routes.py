@@ -72,8 +72,7 @@ async def add_entrant(request: Request) -> Response:
 
 async def remove_entrant(request: Request) -> Response:
     async def work(manager: Club, i: str, s: str | None, _body: Any) -> dict[str, Any]:
-        await manager.remove_entrant(i, s, request.path_params["number"])
-        return {}
+        return await manager.remove_entrant(i, s, request.path_params["number"])
     return await club_call(request, work)
 
 

@@ -66,17 +66,18 @@ function renderPresets() {
   renderEntrantKind();
 }
 
-/** Partnership tables (four players) are played by pairs; two-player tables by players. */
+/** A rule set's players at a table, and whether each plays alone (tute cabrero: four alone). */
 function tableSize(game, presetName) {
   const preset = game.presets.find((p) => p.name === presetName);
-  const players = preset && preset.options && preset.options.players;
-  return Number(players || game.players[0]);
+  const options = (preset && preset.options) || {};
+  return { players: Number(options.players || game.players[0]), alone: options.mode === "cabrero" };
 }
 
 function renderEntrantKind() {
   const game = gameOf($("t-game").value);
-  const size = tableSize(game, $("t-preset").value);
-  $("t-entrants-kind").textContent = size === 4 ? t("clubPairsHelp") : size === 2 ? t("clubPlayersHelp") : t("clubTwoSides");
+  const { players, alone } = tableSize(game, $("t-preset").value);
+  $("t-entrants-kind").textContent = alone ? t("clubCabreroHelp", { n: players })
+    : players === 4 ? t("clubPairsHelp") : players === 2 ? t("clubPlayersHelp") : t("clubAloneHelp", { n: players });
 }
 
 async function create(event) {
@@ -143,15 +144,24 @@ function render() {
 }
 
 const entrantName = (n) => (current.entrants.find((e) => e.number === n) || { name: `#${n}` }).name;
+const withdrawnText = (round) => t("clubWithdrawnIn", { n: round });
 
 function renderEntrants() {
   const c = current;
   const open = c.director && c.current_round === 0;
   $("entrants").replaceChildren(...c.entrants.map((e) => {
     const members = c.pairs && e.members && e.members.some(Boolean) ? ` (${e.members.filter(Boolean).join(" & ")})` : "";
-    const remove = open ? el("button", { className: "ghost", type: "button", title: t("clubRemove"),
-      onclick: () => act("DELETE", `entrants/${e.number}`) }, "✕") : null;
-    return el("li", { dataset: { testid: "entrant" } }, e.name + members, " ", remove);
+    let remove = null;
+    if (open) {
+      remove = el("button", { className: "ghost", type: "button", title: t("clubRemove"),
+        onclick: () => act("DELETE", `entrants/${e.number}`) }, "✕");
+    } else if (c.director && e.withdrawn == null) { // after round 1: withdraw, the results stay
+      remove = el("button", { className: "ghost", type: "button", dataset: { testid: "withdraw" }, onclick: () => {
+        if (confirm(t("clubWithdrawConfirm", { name: e.name }))) act("DELETE", `entrants/${e.number}`);
+      } }, t("clubWithdraw"));
+    }
+    const gone = e.withdrawn != null ? el("span", { className: "small", dataset: { testid: "withdrawn" } }, ` ${withdrawnText(e.withdrawn)}`) : null;
+    return el("li", { dataset: { testid: "entrant" }, className: gone ? "withdrawn" : "" }, e.name + members, gone, " ", remove);
   }));
   $("entrant-form").hidden = !open;
   $("e-member1").hidden = $("e-member2").hidden = !c.pairs;
@@ -200,15 +210,24 @@ function renderStandings() {
   if (order.includes("collected")) columns.splice(columns.indexOf("match_points"), 0, "collected");
   $("standings-head").replaceChildren(...columns.map((k) => el("th", { className: k === "name" ? "" : "num" }, t(COLUMNS[k]))));
   $("standings").replaceChildren(...current.standings.map((line) => el("tr", { dataset: { testid: "standing", entrant: String(line.entrant) } },
-    ...columns.map((k) => el("td", { className: k === "name" ? "" : "num", dataset: { col: k } }, String(line[k]))))));
-  $("rule-doc").textContent = t(order[0] === "collected" ? "clubRuleTuppi" : "clubRuleMatch");
+    ...columns.map((k) => el("td", { className: k === "name" ? "" : "num", dataset: { col: k } }, String(line[k]),
+      k === "name" && line.withdrawn != null ? el("span", { className: "small" }, ` ${withdrawnText(line.withdrawn)}`) : null)))));
+  const rules = { tuppi: "clubRuleTuppi", match: "clubRuleMatch", places: "clubRulePlaces", cabrero: "clubRuleCabrero" };
+  $("rule-doc").textContent = t(rules[current.standing_rule.name] || "clubRuleMatch");
 }
 
 function resultText(table) {
   const r = table.result;
-  if (!r) return table.scores ? t("clubPlaying", { a: table.scores[0], b: table.scores[1] }) : t("clubNotStarted");
+  const sides = table.sides.length;
+  if (!r) return table.scores ? t("clubPlaying", { a: table.scores.join("–") }) : t("clubNotStarted");
   if (r.kind === "forfeit") {
-    return r.absent.length === 2 ? t("clubBothAbsent") : t("clubForfeit", { name: entrantName(table.sides[r.absent[0]]) });
+    if (r.absent.length === sides) return t(sides === 2 ? "clubBothAbsent" : "clubNoneCame");
+    return t("clubForfeit", { name: r.absent.map((side) => entrantName(table.sides[side])).join(", ") });
+  }
+  if (sides > 2) { // by place: "1. Ann 520 · 2. Bo 310 · 3. Cy 95" (cabrero: lost hands)
+    const order = table.sides.map((_, side) => side).sort((a, b) => r.places[a] - r.places[b] || a - b);
+    const score = (side) => (current.standing_rule.name === "cabrero" ? t("clubLostHands", { n: r.scores[side] }) : String(r.scores[side]));
+    return order.map((side) => `${r.places[side]}. ${entrantName(table.sides[side])} ${score(side)}`).join(" · ");
   }
   const score = r.collected ? t("clubCollectedScore", { a: r.collected[0], b: r.collected[1] }) : `${r.scores[0]}–${r.scores[1]}`;
   const who = r.winner == null ? t("clubDraw") : t("clubWins", { name: entrantName(table.sides[r.winner]) });
@@ -240,7 +259,8 @@ function renderRounds() {
             if (confirm(t("clubForfeitConfirm"))) act("POST", "forfeits", { round: round.number, board: table.board, absent });
           } }, label);
           parts.push(el("div", { className: "forfeits" }, el("span", { className: "small" }, t("clubNoShow")),
-            forfeit([table.sides[0]], names[0]), forfeit([table.sides[1]], names[1]), forfeit(table.sides, t("clubBoth"))));
+            ...table.sides.map((entrant, side) => forfeit([entrant], names[side])),
+            forfeit(table.sides, t(table.sides.length === 2 ? "clubBoth" : "clubAll"))));
         }
       }
       return el("div", { className: "board", dataset: { testid: "board" } }, ...parts);
