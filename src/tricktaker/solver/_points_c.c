@@ -60,6 +60,7 @@ typedef struct {
     i64 under;       /* the cards with a face-down card beneath them */
     i64 down;        /* every seat's face-down cards (Avomarjapussi), 0 in the other games */
     int relative;    /* keys by relative rank allowed (rules[R_RELATIVE], at most 10 cards a suit) */
+    int down_keys;   /* relative keys with face-down cards allowed (two seats, 9 cards a suit) */
     int allies;      /* some side has two seats (entry_points has partners to reach) */
     i64 open_pairs[16]; /* by declared suits: the marriage cards of the suits not declared */
     i64 plain_class[64]; /* a card's class by its points and pips alone (no part in calls) */
@@ -993,13 +994,15 @@ static i64 meta(const Ctx *x, int d) {
     return (i64)((u64)m * 8192 + (u64)(pipdiff + 4096));
 }
 
-/* Whether the position is keyed by relative rank. */
+/* How the position is keyed: 0 by its cards, 1 by relative rank (relative_key: every live card
+ * in a hand), 2 by relative rank with face-down cards (relative_key_down). */
 static int relative(const Ctx *x, int d) {
     if (!x->relative || stock_left(x, d) != 0) return 0;
     if (x->down == 0) return 1;
     i64 held = S_(d, F_GONE);
     for (int seat = 0; seat < R_(R_N); seat++) held |= S_(d, seat);
-    return (x->down & ~held) == 0;
+    if ((x->down & ~held) == 0) return 1;
+    return x->down_keys && S_(d, F_LT1) == 0 && S_(d, F_LT2) == 0 ? 2 : 0;
 }
 
 /* A relative-rank key into k[0..3], one word per suit: for each live card, by its rank among
@@ -1021,6 +1024,32 @@ static void relative_key(const Ctx *x, int d, i64 *k) {
             k[(i >> 4) & 3] |= (i64)((u64)(seat * 8 + (cls[i & 63] & 7)) << ((5 * place) & 63));
         }
     }
+}
+
+/* A relative-rank key for two seats with face-down cards (Avomarjapussi) into k[0..3] and k[5]:
+ * the live cards are the hands' and the face-down ones; each has, by its rank among the live
+ * cards of its suit, 6 bits: its owner (seat 0 or 1, or face down under seat 0's or seat 1's
+ * cards), whether it lies on a face-down card, and its class.  k[5] holds the face-down cards
+ * themselves (and bit 63, which no card uses: no other key's k[5] has it).  Two positions with
+ * one key are the same game up to equal cards: the map between their live cards by rank in
+ * each suit keeps owners, classes and order, and it maps the face-down cards, the same ones in
+ * both, each to itself, and so the cards on them too (the same ones: those on the face-down
+ * cards), so every face-down card turns up under the same card in both. */
+static void relative_key_down(const Ctx *x, int d, i64 *k) {
+    i64 gone = S_(d, F_GONE);
+    i64 hidden = x->down & ~gone & ~(S_(d, 0) | S_(d, 1));
+    i64 live = S_(d, 0) | S_(d, 1) | hidden;
+    for (int s = 0; s < 4; s++) k[s] = (i64)((u64)popcount(live & suit_mask(s)) << 56);
+    for (i64 m = live; m; m &= m - 1) {
+        i64 low = m & -m;
+        int i = idx(low);
+        int owner = (S_(d, 0) & low) ? 0 : (S_(d, 1) & low) ? 1 : (R_(R_DOWN) & low) ? 2 : 3;
+        int on = (C_(C_UNDER, i) & hidden) != 0;
+        int place = popcount(live & suit_mask(i >> 4) & (low - 1));
+        i64 code = owner * 16 + on * 8 + (C_(C_CLASS, i) & 7);
+        k[(i >> 4) & 3] |= (i64)((u64)code << ((6 * place) & 63));
+    }
+    k[5] = (i64)((u64)hidden | ((u64)1 << 63));
 }
 
 /* Whether table entry (tk, tb) holds key k of this generation. */
@@ -1104,14 +1133,15 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         i64 last = last_trick(x, d);
         if (last >= 0) return last;
         int rel = relative(x, d);
-        if (rel) {
+        k[5] = S_(d, F_LT1) | S_(d, F_LT2);
+        if (rel == 1) {
             relative_key(x, d, k);
-            for (int s = 0; s < 4; s++) W_(d, 32 + s) = k[s];
+        } else if (rel == 2) {
+            relative_key_down(x, d, k);
         } else {
             for (int s = 0; s < 4; s++) k[s] = S_(d, s);
         }
-        k[4] = meta(x, d) * 2 + rel;
-        k[5] = S_(d, F_LT1) | S_(d, F_LT2);
+        k[4] = meta(x, d) * 2 + (rel != 0);
         u64 h = 0x1234567;
         for (int j = 0; j < KEY_WORDS; j++) h = mix(h, k[j]);
         /* a bucket of two entries (slot, slot + 1) */
@@ -1402,8 +1432,12 @@ static void derive(Ctx *x) {
         x->plain_class[i] = c;
     }
     x->relative = x->R[R_RELATIVE] != 0;  /* a key word holds 10 cards of 5 bits and the count */
-    for (int s = 0; s < 4; s++)
-        if (popcount(x->R[R_DECK] & suit_mask(s)) > 10) x->relative = 0;
+    x->down_keys = x->relative && x->R[R_N] == 2 && x->R[R_DECK] >= 0;  /* (or 9 of 6 bits) */
+    for (int s = 0; s < 4; s++) {
+        int cards = popcount(x->R[R_DECK] & suit_mask(s));
+        if (cards > 10) x->relative = x->down_keys = 0;
+        if (cards > 9) x->down_keys = 0;
+    }
 }
 
 /* The fields of row d that the search uses as indexes. */

@@ -1,4 +1,5 @@
-"""The point kernel's search while a stock lasts (Tute habanero), against a plain minimax.
+"""The point kernel's search in the deep two-player games, against plain minimax: Tute
+habanero's stock and Avomarjapussi's face-down rows.
 
 A habanero position with its stock is too deep for ``reference.minimax_values``
 over the State API, so these tests cut real positions down in the kernel's own
@@ -15,6 +16,10 @@ down to four cards or fewer and no pause is open (the upper bound and the
 tute check leave them out then), the 7 and 2 of trumps as plain low trumps from
 then on (equivalent cards and the table key), and the tricks a seat's top
 trumps surely win, each with a card of the other seat.
+
+Avomarjapussi's endgames with face-down cards still to turn up are small
+enough for the State API's minimax; there the table keys positions by the
+relative rank of the live cards, the face-down ones included.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from test_solver_points import check_against_minimax, endgames
 
 import tricktaker as tt
 from tricktaker.games.tute import TuteState
@@ -138,3 +144,17 @@ def test_the_search_with_a_stock_matches_minimax(variant: str) -> None:
         pairs += unsung_pair_of_mover(pos)
         assert solver.values(pos) == minimax_values(pos), pos.row.tolist()
     assert pairs >= 8
+
+
+def face_down(state: tt.State) -> int:
+    """How many face-down cards are still to turn up."""
+    return sum(down for row in state.observation(None)["rows"] for _, down in row)
+
+
+def test_avomarjapussi_with_face_down_cards_matches_minimax() -> None:
+    checked = 0
+    for state in endgames("avomarjapussi", 40, 4, seed=300):
+        if face_down(state) >= 2:
+            check_against_minimax(state)
+            checked += 1
+    assert checked >= 8
