@@ -714,3 +714,23 @@ def test_a_database_of_the_previous_schema_opens_and_takes_withdrawals(tmp_path:
         assert withdraw(srv, "old", secret, 3).status_code == 200
         lines = {line["entrant"]: line for line in view(srv, "old")["standings"]}
         assert lines[3]["withdrawn"] == 1 and lines[1]["withdrawn"] is None
+
+
+@pytest.mark.parametrize("preset", ["three", "rules_2002_three"])
+def test_huutopussi_for_three_seats_three_players_a_table_and_the_fourth_has_a_bye(tmp_path: Path,
+                                                                                  preset: str) -> None:
+    with running(str(tmp_path / "club.db")) as srv:
+        tid, secret = new_tournament(srv, ["Ann", "Bo", "Cy", "Di"], game="huutopussi", preset=preset)
+        info = view(srv, tid)
+        assert (info["sides"], info["smallest_table"], info["rounds"]) == (3, 3, 2)
+        first = start_round(srv, tid, secret)
+        assert [t["sides"] for t in first["tables"]] == [[1, 2, 3], [4]]
+        table = srv.app.state.tables.tables[first["tables"][0]["table_id"]]
+        assert table.game.num_players == 3 and table.game.preset == preset
+        assert [s["player"] for s in first["tables"][0]["seats"]] == ["Ann", "Bo", "Cy"]
+        srv.http.post(f"/api/club/{tid}/forfeits", headers=director(srv, secret),
+                      json={"round": 1, "board": 1, "absent": [1, 2, 3]})
+        # Di, who had the bye, plays; the bye to the highest number without one, Cy; seat 0 (the
+        # first dealer) to those who have not had it, Ann last
+        second = start_round(srv, tid, secret)
+        assert [t["sides"] for t in second["tables"]] == [[2, 4, 1], [3]]

@@ -164,7 +164,14 @@ def test_a_director_runs_tute_for_three_with_four_players_and_withdraws_one(tmp_
         page.goto(f"{srv.url}/club")
         page.get_by_test_id("club-name").fill("Tute night")
         page.get_by_test_id("club-game").select_option("tute")
+        page.get_by_test_id("club-preset").select_option("cabrero")  # the same rules for 3 to 6
+        size = page.get_by_test_id("club-size")
+        expect(size).to_have_value("4")
+        assert size.locator("option").all_inner_texts() == ["3", "4", "5", "6"]
+        size.select_option("5")
+        expect(page.locator("#t-entrants-kind")).to_contain_text("tables of 5; when the entrants")
         page.get_by_test_id("club-preset").select_option("three")
+        expect(size).to_be_hidden()
         expect(page.locator("#t-entrants-kind")).to_have_text(
             "Entrants are players, each alone at tables of 3.")
         page.get_by_test_id("club-create").click()

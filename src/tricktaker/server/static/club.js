@@ -76,8 +76,17 @@ function tableSize(game, presetName) {
 function renderEntrantKind() {
   const game = gameOf($("t-game").value);
   const { players, alone } = tableSize(game, $("t-preset").value);
-  $("t-entrants-kind").textContent = alone ? t("clubCabreroHelp", { n: players })
-    : players === 4 ? t("clubPairsHelp") : players === 2 ? t("clubPlayersHelp") : t("clubAloneHelp", { n: players });
+  // tute cabrero: the same rules for three to six a table, so the director chooses the size
+  const size = $("t-size");
+  const sizes = alone ? (game.presetPlayers[$("t-preset").value] || [players]) : [];
+  if (size.options.length !== sizes.length || [...size.options].some((o, i) => Number(o.value) !== sizes[i])) {
+    size.replaceChildren(...sizes.map((n) => new Option(String(n), String(n))));
+    size.value = String(players);
+  }
+  $("t-size-field").hidden = !alone;
+  const n = alone ? Number(size.value) : players;
+  $("t-entrants-kind").textContent = alone && n > 3 ? t("clubCabreroHelp", { n })
+    : n === 4 ? t("clubPairsHelp") : n === 2 ? t("clubPlayersHelp") : t("clubAloneHelp", { n });
 }
 
 async function create(event) {
@@ -88,6 +97,7 @@ async function create(event) {
     name: $("t-name").value, game: $("t-game").value, preset: $("t-preset").value || null,
     format: $("t-format").value, rounds: rounds ? Number(rounds) : null, turn_time: Number($("t-turn-time").value),
   };
+  if (!$("t-size-field").hidden) request.options = { players: Number($("t-size").value) };
   try {
     const made = await api("POST", "/api/club", request);
     location.assign(made.link);
@@ -301,6 +311,7 @@ async function main() {
     if (catalogue) renderCreate();
     $("t-game").addEventListener("change", renderPresets);
     $("t-preset").addEventListener("change", renderEntrantKind);
+    $("t-size").addEventListener("change", renderEntrantKind);
     $("create-form").addEventListener("submit", create);
     return;
   }
