@@ -189,7 +189,8 @@ def test_a_director_runs_tute_for_three_with_four_players_and_withdraws_one(tmp_
         expect(round1.get_by_test_id("board")).to_have_count(2)  # a table of three and Di's bye
         expect(round1.get_by_test_id("seat-link")).to_have_count(3)
         lines = round1.get_by_test_id("seat-line").all_inner_texts()
-        assert [line.split(" (")[0] for line in lines] == ["Seat 1: Ann", "Seat 2: Bo", "Seat 3: Cy"]
+        # each plays alone: the seat names the player once, not "Ann (Ann)"
+        assert [line.split("\n")[0] for line in lines] == ["Seat 1: Ann", "Seat 2: Bo", "Seat 3: Cy"]
         expect(round1.get_by_test_id("board").last).to_contain_text("Bye Di")
         forfeit_buttons = round1.get_by_test_id("board").first.locator(".forfeits button")
         expect(forfeit_buttons).to_have_count(4)  # each of the three, and all

@@ -260,7 +260,9 @@ function renderRounds() {
         parts.push(el("div", { className: "small" }, el("a", { href: table.spectate }, t("watch")), " ",
           el("span", { className: "link" }, `${location.origin}${table.spectate}`)));
         for (const seat of table.seats || []) {
-          const who = `${t("seatN", { n: seat.seat + 1 })}: ${seat.player || entrantName(seat.entrant)} (${entrantName(seat.entrant)})`;
+          const entrant = entrantName(seat.entrant);
+          const player = seat.player || entrant;  // a pair's member, or the entrant playing alone
+          const who = `${t("seatN", { n: seat.seat + 1 })}: ${player}${player === entrant ? "" : ` (${entrant})`}`;
           parts.push(el("div", { className: "seat-line", dataset: { testid: "seat-line" } }, who,
             seat.link ? el("div", { className: "link", dataset: { testid: "seat-link" } }, `${location.origin}${seat.link}`) : null));
         }
