@@ -57,17 +57,13 @@ from ..engine import (
 from ..sampling import fill_slots
 from .marriages import (
     ACES,
-    ANSWER,
-    ANSWER_NO,
-    ASK_HALF,
-    ASK_WHOLE,
     CALL_KINDS,
-    DECLARE,
     PLAY,
     PLAY_PHASE,
     WORDS,
     MarriageRules,
     MarriageState,
+    check_trick_action,
 )
 
 __all__ = ["Huutopussi", "HuutopussiState"]
@@ -105,8 +101,6 @@ lockouts, the three- and two-player ones the discard that counts only with a tri
 PASS = Action.make("pass")
 REDEAL = Action.make("redeal")
 KINDS = ("play", *CALL_KINDS, "bid", "pass", "redeal", "give", "raise", "discard")
-_CALLS = frozenset([*PLAY.by_mask.values(), *DECLARE.values(), ASK_WHOLE, *ASK_HALF.values(),
-                    *ANSWER.values(), ANSWER_NO])
 
 BID_PHASE, GIVE_PHASE, RAISE_PHASE, RETURN_PHASE, DISCARD_PHASE = "bid", "give", "raise", "return", "discard"
 EXCHANGE_PHASES = (GIVE_PHASE, RAISE_PHASE, RETURN_PHASE, DISCARD_PHASE)
@@ -545,11 +539,7 @@ class HuutopussiState(MarriageState):
             if args:
                 raise IllegalActionError(f"{shown!r} is malformed: write '{kind}' alone")
             return action
-        if action not in _CALLS:
-            raise IllegalActionError(
-                f"{shown!r} is malformed: write 'play AS', 'declare H', 'ask whole', 'ask half H', "
-                f"'answer H' or 'answer no'")
-        return action
+        return check_trick_action(action, shown)
 
     # -- applying actions ----------------------------------------------------------
 

@@ -46,23 +46,17 @@ from ..engine import (
 from ..sampling import fill_slots, fill_timed_slots
 from .marriages import (
     ACES,
-    ANSWER,
-    ANSWER_NO,
-    ASK_HALF,
-    ASK_WHOLE,
     CALL_KINDS,
-    DECLARE,
-    PLAY,
+    TRICK_ACTIONS,
     WORDS,
     MarriageRules,
     MarriageState,
+    check_trick_action,
 )
 
 __all__ = ["Avomarjapussi", "Bondtolva", "Marjapussi", "MarjapussiFamily", "MarjapussiState"]
 
 KINDS = ("play", *CALL_KINDS)
-_VALID_ACTIONS = frozenset([*PLAY.by_mask.values(), *DECLARE.values(), ASK_WHOLE, *ASK_HALF.values(),
-                            *ANSWER.values(), ANSWER_NO])
 SPADES = SUIT_MASKS[3]
 SUIT_LETTER = {s.index: s.letter for s in PIQUET_36.suits}
 ACE_OF_CLUBS = 1 << 14
@@ -316,15 +310,10 @@ class MarjapussiState(MarriageState):
     # -- the public API ----------------------------------------------------------
 
     def _parse(self, text: str) -> Action:
-        action = parse_action(text, self.game.deck, KINDS, WORDS)
-        if action not in _VALID_ACTIONS:
-            raise IllegalActionError(
-                f"{text.strip()!r} is malformed: write 'play AS', 'declare H', 'ask whole', "
-                f"'ask half H', 'answer H' or 'answer no'")
-        return action
+        return check_trick_action(parse_action(text, self.game.deck, KINDS, WORDS), text.strip())
 
     def _do(self, action: Action) -> None:
-        if action not in _VALID_ACTIONS:
+        if action not in TRICK_ACTIONS:
             raise IllegalActionError(f"{action.text!r} is malformed: not an action of {self.game.title}")
         if action.mask & ~self.game.deck.mask:
             # the family shares one action table; a 24-card game meets the 36-card deck's sevens

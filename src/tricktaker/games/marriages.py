@@ -29,7 +29,7 @@ from ..engine import JSON, Action, CardActions, IllegalActionError, Trick, Trump
 __all__ = [
     "ACES", "ANSWER", "ANSWER_NO", "ASK_HALF", "ASK_WHOLE", "BEATS", "DECLARE", "MarriageRules",
     "MarriageState", "PAIRS", "PLAY", "PLAY_PHASE", "ANSWER_PHASE", "STRENGTH", "STRENGTH_ORDER",
-    "suit_arg", "suit_of",
+    "TRICK_ACTIONS", "check_trick_action", "suit_arg", "suit_of",
 ]
 
 DECK = PIQUET_36
@@ -54,6 +54,9 @@ ANSWER = {s.index: Action.make("answer", s) for s in DECK.suits}
 ANSWER_NO = Action.make("answer", "no")
 CALL_KINDS = ("declare", "ask", "answer")
 WORDS = ("whole", "half", "no")
+TRICK_ACTIONS = frozenset([*PLAY.by_mask.values(), *DECLARE.values(), ASK_WHOLE, *ASK_HALF.values(),
+                           *ANSWER.values(), ANSWER_NO])
+"""Every action of the shared trick play: a card played, and the calls and answers."""
 SUIT_ORDER = tuple(s.index for s in DECK.suits)
 SUITS = {s.index: s for s in DECK.suits}
 """Suit indexes in display order (spades, hearts, diamonds, clubs)."""
@@ -64,6 +67,16 @@ PLAY_PHASE, ANSWER_PHASE = "play", "answer"
 def suit_of(mask: int) -> int:
     """The suit index of a single card bit."""
     return (mask.bit_length() - 1) >> 4
+
+
+def check_trick_action(action: Action, shown: str) -> Action:
+    """``action`` if it is one of :data:`TRICK_ACTIONS`; else the error that names the shapes
+    a trick-play action may take (``shown`` is the text as the player wrote it)."""
+    if action not in TRICK_ACTIONS:
+        raise IllegalActionError(
+            f"{shown!r} is malformed: write 'play AS', 'declare H', 'ask whole', 'ask half H', "
+            f"'answer H' or 'answer no'")
+    return action
 
 
 def suit_arg(action: Action) -> int:
