@@ -79,6 +79,8 @@ PIP_TABLES = {"cards": (_table(CARD_PIPS),), "aces_tens": (_table(ACE_TEN), _tab
               "bondtolva": (_table(ACE_TEN), _table(HONOURS))}
 """Pip counts by scheme: the first table decides, the later ones break ties."""
 
+TARGET = Option("target", 12, "Points to reach exactly (12; 10 is also played); overshooting drops to 7.",
+                choices=(10, 12))
 FIRST_LEAD = Option("first_lead", "ace", "The first lead of a hand: an ace if the leader has one "
                     "(ace), or an ace, else a spade (ace_or_spade).", choices=("ace", "ace_or_spade"))
 PIP_TIE = Option("pip_tie_carries", False,
@@ -139,8 +141,7 @@ class Marjapussi(MarjapussiFamily):
     title = "Marjapussi"
     deck = PIQUET_36
     OPTIONS = (
-        Option("target", 12, "Points to reach exactly (12; 10 is also played); overshooting drops to 7.",
-               choices=(10, 12)),
+        TARGET,
         Option("pips", "cards", "The pip point: card pips A11 10=10 K4 Q3 J2 (cards), or aces and "
                "tens with card pips breaking ties (aces_tens).", choices=("cards", "aces_tens")),
         PIP_TIE,
@@ -231,8 +232,7 @@ class Avomarjapussi(MarjapussiFamily):
     partnerships = False
     layout = "rows"
     OPTIONS = (
-        Option("target", 12, "Points to reach exactly (12; 10 is also played); overshooting drops to 7.",
-               choices=(10, 12)),
+        TARGET,
         Option("pips", "cards", "The pip point: card pips (cards), or aces and tens with card pips "
                "breaking ties (aces_tens).", choices=("cards", "aces_tens")),
         PIP_TIE,
