@@ -974,6 +974,18 @@ class TrickState(State):
         return hands
 
     @property
+    def scores(self) -> tuple[int, ...]:
+        """The match score per side (per seat without partners); the game's state class says
+        what a point of it is."""
+        return tuple(self._scores)
+
+    @property
+    def hand_points(self) -> tuple[int, ...] | None:
+        """What each side scored in the last finished hand (None before one has finished); the
+        game's state class says what counts."""
+        return None if self._hand_points is None else tuple(self._hand_points)
+
+    @property
     def winner(self) -> int | None:
         """The winning side (or seat, without partners) once decided, else None."""
         return self._winner

@@ -367,7 +367,11 @@ declare H, ask whole, ask half H, answer H, answer no."""
 
 
 class HuutopussiState(MarriageState):
-    """A Huutopussi match (or single hand) in progress."""
+    """A Huutopussi match (or single hand) in progress.
+
+    ``scores`` is the match score per side (per seat with three or two players);
+    ``hand_points`` what the last finished hand changed it by.
+    """
 
     game: Huutopussi
 
@@ -422,11 +426,6 @@ class HuutopussiState(MarriageState):
         self._discard_points = 0
 
     # -- the public API ----------------------------------------------------------
-
-    @property
-    def hand_points(self) -> tuple[int, ...] | None:
-        """What each side scored in the last finished hand (the change of its match score)."""
-        return None if self._hand_points is None else tuple(self._hand_points)
 
     @property
     def contract(self) -> int:

@@ -256,7 +256,11 @@ Actions: play AS, declare H."""
 
 
 class MarjapussiState(MarriageState):
-    """A match (or single hand) of any game of the family."""
+    """A match (or single hand) of any game of the family.
+
+    ``scores`` are match points per side (per seat without partners); ``hand_points`` what
+    the last finished hand scored per side (marriages, the last trick, the pip point).
+    """
 
     game: MarjapussiFamily
 

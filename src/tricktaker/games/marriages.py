@@ -166,16 +166,6 @@ class MarriageState(TrumpTrickState):
     # -- what every game of the family shows ------------------------------------
 
     @property
-    def scores(self) -> tuple[int, ...]:
-        """Match points per side (per seat without partners)."""
-        return tuple(self._scores)
-
-    @property
-    def hand_points(self) -> tuple[int, ...] | None:
-        """What each side scored in the last finished hand (see the game's docs)."""
-        return None if self._hand_points is None else tuple(self._hand_points)
-
-    @property
     def trump(self) -> str | None:
         """The trump suit's letter now, or None while there are no trumps."""
         return None if self._trump < 0 else SUITS[self._trump].letter

@@ -229,7 +229,12 @@ Actions: play 1O, sing 40, sing 20 C, tute, exchange, pass."""
 
 
 class TuteState(TrumpTrickState):
-    """A Tute match (or single round) in progress."""
+    """A Tute match (or single round) in progress.
+
+    ``scores`` counts rounds won per side (per seat without partners; in tute cabrero the
+    hands each seat lost); ``hand_points`` are the last finished round's points per side:
+    cards, declarations, last trick.
+    """
 
     STRENGTH = STRENGTH
     game: Tute
@@ -359,16 +364,6 @@ class TuteState(TrumpTrickState):
         self._last_trick_side: int | None = None
 
     # -- the public API ----------------------------------------------------------
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Rounds won per side (per seat with two players)."""
-        return tuple(self._scores)
-
-    @property
-    def hand_points(self) -> tuple[int, ...] | None:
-        """Round points of the last finished round per side: cards, declarations, last trick."""
-        return None if self._hand_points is None else tuple(self._hand_points)
 
     @property
     def trump(self) -> str:
