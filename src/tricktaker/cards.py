@@ -34,6 +34,7 @@ __all__ = [
     "iter_bits",
     "popcount",
     "single_bits",
+    "suit_of",
 ]
 
 SUIT_STRIDE: Final = 16
@@ -323,6 +324,11 @@ def single_bits(mask: int) -> list[int]:
         out.append(low)
         mask ^= low
     return out
+
+
+def suit_of(bit: int) -> int:
+    """The suit index of one card bit (of a mask: of its highest card)."""
+    return (bit.bit_length() - 1) >> 4  # SUIT_STRIDE bits a suit
 
 
 def iter_bits(mask: int) -> Iterator[int]:

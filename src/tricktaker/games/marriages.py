@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import PIQUET_36, SUIT_MASKS, Card, Suit, popcount
+from ..cards import PIQUET_36, SUIT_MASKS, Card, Suit, popcount, suit_of
 from ..engine import JSON, Action, CardActions, IllegalActionError, Trick, TrumpTrickState
 
 __all__ = [
     "ACES", "ANSWER", "ANSWER_NO", "ASK_HALF", "ASK_WHOLE", "BEATS", "DECLARE", "MarriageRules",
     "MarriageState", "PAIRS", "PLAY", "PLAY_PHASE", "ANSWER_PHASE", "STRENGTH", "STRENGTH_ORDER",
-    "TRICK_ACTIONS", "check_trick_action", "suit_arg", "suit_of",
+    "TRICK_ACTIONS", "check_trick_action", "suit_arg",
 ]
 
 DECK = PIQUET_36
@@ -62,11 +62,6 @@ SUITS = {s.index: s for s in DECK.suits}
 """Suit indexes in display order (spades, hearts, diamonds, clubs)."""
 
 PLAY_PHASE, ANSWER_PHASE = "play", "answer"
-
-
-def suit_of(mask: int) -> int:
-    """The suit index of a single card bit."""
-    return (mask.bit_length() - 1) >> 4
 
 
 def check_trick_action(action: Action, shown: str) -> Action:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..cards import SPANISH_40, SUIT_MASKS, Card, Suit, popcount, single_bits
+from ..cards import SPANISH_40, SUIT_MASKS, Card, Suit, popcount, single_bits, suit_of
 from ..engine import (
     JSON,
     PHASE_OVER,
@@ -89,10 +89,6 @@ KINDS = ("play", "sing", "tute", "exchange", "pass")
 _VALID_ACTIONS = frozenset([*PLAY.by_mask.values(), SING_40, *SING_20.values(), TUTE, EXCHANGE, PASS])
 
 PLAY_PHASE, DECLARE_PHASE, OVER = "play", "declare", PHASE_OVER
-
-
-def _suit_of(mask: int) -> int:
-    return (mask.bit_length() - 1) >> 4
 
 
 class Tute(Game):
@@ -337,7 +333,7 @@ class TuteState(TrumpTrickState):
         else:
             self._upcard = deal[2]
             self._stock = list(deal[3:])
-        self._trump = _suit_of(self._upcard)
+        self._trump = suit_of(self._upcard)
         self._trump_mask = SUIT_MASKS[self._trump]
         self._phase = PLAY_PHASE
         self._turn: int | None = self._next(self._dealer)
@@ -589,14 +585,14 @@ class TuteState(TrumpTrickState):
 
     def _why_not_play(self, seat: int, bit: int, tier: int) -> IllegalActionError:
         """Name the duty a card breaks: the first tier the hand meets and the card does not."""
-        lead = SUIT_MASKS[_suit_of(self._trick[0][1])]
-        suit = DECK.suits[_suit_of(tier)].name
+        lead = SUIT_MASKS[suit_of(self._trick[0][1])]
+        suit = DECK.suits[suit_of(tier)].name
         card = self._card(bit)
         params: dict[str, str | int] = {"suit": suit}
         if tier == lead:
             code, duty = "follow", f"must follow suit: seat {seat} holds {suit}"
         elif tier == self._trump_mask:
-            params["lead"] = DECK.suits[_suit_of(lead)].name
+            params["lead"] = DECK.suits[suit_of(lead)].name
             code, duty = "trump", f"must trump: seat {seat} has no {params['lead']} but holds {suit}"
         elif tier & lead:
             code, duty = "beat", f"must beat the best {suit} on the table: seat {seat} holds a higher one"

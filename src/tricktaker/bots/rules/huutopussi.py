@@ -40,13 +40,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ...cards import PIQUET_36, popcount, single_bits
+from ...cards import PIQUET_36, SUIT_MASKS, popcount, single_bits, suit_of
 from ...engine import Action
 from ...games.huutopussi import CARD_VALUES, MARRIAGE_VALUES
 from ...games.marriages import PAIRS
 from ..base import View
 from .marriages import (
-    SUIT_MASK,
     Table,
     beats,
     choose_answer,
@@ -56,7 +55,6 @@ from .marriages import (
     rank_of,
     read_table,
     suit_len,
-    suit_of,
 )
 
 __all__ = ["choose", "estimate", "exchange_gift", "keep_set", "marriage_values", "card_values"]
@@ -123,7 +121,7 @@ def features(hand: int, marriages: dict[int, int]) -> tuple[float, ...]:
     aces = tens_ace = tens = whole = half = lone = 0.0
     longest = 0
     for suit in range(4):
-        cards = hand & SUIT_MASK[suit]
+        cards = hand & SUIT_MASKS[suit]
         longest = max(longest, popcount(cards))
         has_ace = bool(cards & _bit(suit, ACE))
         aces += has_ace
@@ -156,7 +154,7 @@ def strong_suit(hand: int) -> int | None:
     ace or the marriage (the seed's definition); the longest such suit, else None."""
     best: tuple[int, int, int] | None = None
     for suit in range(4):
-        cards = hand & SUIT_MASK[suit]
+        cards = hand & SUIT_MASKS[suit]
         tops = sum(1 for r in TOP4 if cards & _bit(suit, r))
         has_key = bool(cards & _bit(suit, ACE)) or cards & PAIRS[suit] == PAIRS[suit]
         if popcount(cards) >= 4 and tops >= 3 and has_key:
@@ -273,7 +271,7 @@ def exchange_gift(hand: int, size: int, marriages: dict[int, int], wanted: list[
     """
     units: list[tuple[float, int]] = []
     for suit in range(4):
-        cards = hand & SUIT_MASK[suit]
+        cards = hand & SUIT_MASKS[suit]
         pair = cards & PAIRS[suit]
         bonus = 40.0 if suit in wanted else 0.0
         if pair == PAIRS[suit]:
@@ -311,7 +309,7 @@ def keep_set(hand: int, give: int, marriages: dict[int, int], values: dict[int, 
     """
     def keep(b: int) -> float:
         suit, r = suit_of(b), rank_of(b)
-        cards = hand & SUIT_MASK[suit]
+        cards = hand & SUIT_MASKS[suit]
         v = 4.0 * popcount(cards)
         if r == ACE:
             v += 100

@@ -30,29 +30,23 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ...cards import PIQUET_36, popcount, single_bits
+from ...cards import PIQUET_36, SUIT_MASKS, popcount, single_bits, suit_of
 from ...engine import Action
 from ...games.marriages import BEATS, PAIRS, STRENGTH
 from ..base import View
 
 __all__ = [
-    "BIT", "PIPS", "Table", "choose", "choose_call", "choose_play", "keep_cost", "read_table", "suit_of",
+    "BIT", "PIPS", "Table", "choose", "choose_call", "choose_play", "keep_cost", "read_table",
 ]
 
 BIT: dict[str, int] = {c.text: c.mask for c in PIQUET_36.cards}
 """Card text to its bit (the engine's card masks)."""
 SUIT_INDEX = {s.letter: s.index for s in PIQUET_36.suits}
 SUIT_LETTER = {s.index: s.letter for s in PIQUET_36.suits}
-SUIT_MASK = [0xFFFF << (16 * s) for s in range(4)]
 ACE, TEN, KING, QUEEN = 14, 10, 13, 12
 PIPS: dict[int, int] = {c.mask: {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}.get(c.rank.value, 0)
                         for c in PIQUET_36.cards}
 """Marjapussi's card pips: A 11, 10 10, K 4, Q 3, J 2."""
-
-
-def suit_of(bit: int) -> int:
-    """The suit index (0 clubs .. 3 spades) of one card bit."""
-    return (bit.bit_length() - 1) >> 4
 
 
 def rank_of(bit: int) -> int:
@@ -128,7 +122,7 @@ class Table:
 
     def trumps_out(self) -> int:
         """Trumps other players may still hold."""
-        return self.unseen & SUIT_MASK[self.trump] if self.trump >= 0 else 0
+        return self.unseen & SUIT_MASKS[self.trump] if self.trump >= 0 else 0
 
     def safe_from_trumps(self, suit: int, seats: Iterable[int]) -> bool:
         """True when none of ``seats`` (opponents) can be expected to trump a card of ``suit``."""
@@ -321,7 +315,7 @@ def _trump_maker(t: Table) -> list[tuple[int, str]]:
 
 def suit_len(mask: int, suit: int) -> int:
     """How many cards of ``suit`` are in ``mask``."""
-    return popcount(mask & SUIT_MASK[suit])
+    return popcount(mask & SUIT_MASKS[suit])
 
 
 # -- calls ---------------------------------------------------------------------------
@@ -390,7 +384,7 @@ def choose_answer(t: Table, answers: list[Action], suit_value: Callable[[int], f
 def trump_value(t: Table) -> Callable[[int], float]:
     """Rank suits as trumps for our side: our length and high cards in the suit."""
     def value(suit: int) -> float:
-        mine = t.hand & SUIT_MASK[suit]
+        mine = t.hand & SUIT_MASKS[suit]
         return popcount(mine) * 2 + sum(STRENGTH[b] for b in single_bits(mine)) * 0.2
     return value
 
