@@ -43,6 +43,7 @@ __all__ = [
     "SeatError",
     "State",
     "deal_from_seed",
+    "ranking",
 ]
 
 JSON = dict[str, Any]
@@ -1053,6 +1054,17 @@ class TrickState(State):
         for s, b in self._trick:
             played[s] |= b
         return played
+
+
+def ranking(deck: Deck, order: Sequence[int]) -> tuple[dict[int, int], dict[int, int]]:
+    """A game's ranking of its cards, from ``order`` (its rank values, strongest first): each
+    card's strength within its suit (0 the weakest), and the cards of its suit that beat it
+    (the duty tiers' "beat the high card")."""
+    strength = {c.mask: len(order) - 1 - order.index(c.rank.value) for c in deck.cards}
+    beats = {c.mask: sum(d.mask for d in deck.cards
+                         if d.suit is c.suit and strength[d.mask] > strength[c.mask])
+             for c in deck.cards}
+    return strength, beats
 
 
 class TrumpTrickState(TrickState):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import PIQUET_36, SUIT_MASKS, Card, Suit, popcount, suit_of
-from ..engine import JSON, Action, CardActions, IllegalActionError, Trick, TrumpTrickState
+from ..engine import JSON, Action, CardActions, IllegalActionError, Trick, TrumpTrickState, ranking
 
 __all__ = [
     "ACES", "ANSWER", "ANSWER_NO", "ASK_HALF", "ASK_WHOLE", "BEATS", "DECLARE", "MarriageRules",
@@ -35,12 +35,8 @@ __all__ = [
 DECK = PIQUET_36
 STRENGTH_ORDER = (14, 10, 13, 12, 11, 9, 8, 7, 6)
 """Rank values from strongest to weakest: A 10 K Q J 9 8 7 6 (the 24-card deck stops at 9)."""
-STRENGTH = {c.mask: 8 - STRENGTH_ORDER.index(c.rank.value) for c in DECK.cards}
-BEATS = {
-    c.mask: sum(d.mask for d in DECK.cards if d.suit is c.suit and STRENGTH[d.mask] > STRENGTH[c.mask])
-    for c in DECK.cards
-}
-"""For each card, the cards of its suit that beat it."""
+STRENGTH, BEATS = ranking(DECK, STRENGTH_ORDER)
+"""Each card's strength within its suit (0 the weakest), and the cards of its suit that beat it."""
 KING, QUEEN = 13, 12
 PAIRS = tuple((1 << (16 * s + KING)) | (1 << (16 * s + QUEEN)) for s in range(4))
 """The king and queen of each suit, by suit index."""

@@ -51,6 +51,7 @@ from ..engine import (
     TrumpTrickState,
     json_copy,
     parse_action,
+    ranking,
 )
 from ..sampling import fill_timed_slots
 
@@ -63,13 +64,9 @@ POINTS_BY_RANK = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
 LAST_TRICK = 10
 KING, KNIGHT = 12, 11
 
-STRENGTH = {c.mask: 9 - STRENGTH_ORDER.index(c.rank.value) for c in DECK.cards}
+STRENGTH, BEATS = ranking(DECK, STRENGTH_ORDER)
+"""Each card's strength within its suit (0 the weakest), and the cards of its suit that beat it."""
 POINTS = {c.mask: POINTS_BY_RANK.get(c.rank.value, 0) for c in DECK.cards}
-BEATS = {
-    c.mask: sum(d.mask for d in DECK.cards if d.suit is c.suit and STRENGTH[d.mask] > STRENGTH[c.mask])
-    for c in DECK.cards
-}
-"""For each card, the cards of its suit that beat it."""
 KINGS = sum(1 << (16 * s + KING) for s in range(4))
 KNIGHTS = sum(1 << (16 * s + KNIGHT) for s in range(4))
 SOTA = 10
