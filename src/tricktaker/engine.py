@@ -934,6 +934,19 @@ class TrickState(State):
             "scores": list(self._scores),
         }
 
+    def _sample(self: TS, seat: Any, rng: Any, tries: int,
+                draw: Callable[[int, random.Random], TS | None]) -> TS:
+        """A world for ``seat`` (both arguments checked first): the first of up to ``tries``
+        calls of ``draw(seat, rng)`` that succeeds; a draw gives None when its deal found no
+        cards or its replay broke a rule."""
+        seat = self._check_seat(seat)
+        rng = self._check_rng(rng)
+        for _ in range(tries):
+            world = draw(seat, rng)
+            if world is not None:
+                return world
+        raise RuntimeError("could not sample a world consistent with the observation")
+
     def _replay_world(self: TS, deal: list[int], rng: random.Random,
                       actions: Sequence[Action] | None = None) -> TS | None:
         """The current hand replayed on another deal (and, if given, other actions); None if

@@ -869,17 +869,10 @@ class HuutopussiState(MarriageState):
         them.  The hand is replayed on that deal, so asks and answers must come
         out the same; worlds where they would not are drawn again.
         """
-        seat = self._check_seat(seat)
-        rng = self._check_rng(rng)
-        for _ in range(2000):
+        def draw(seat: int, rng: random.Random) -> HuutopussiState | None:
             made = self._world(seat, rng)
-            if made is None:
-                continue
-            deal, actions = made
-            world = self._replay_world(deal, rng, actions)
-            if world is not None:
-                return world
-        raise RuntimeError("could not sample a world consistent with the observation")
+            return None if made is None else self._replay_world(made[0], rng, made[1])
+        return self._sample(seat, rng, 2000, draw)
 
     def _world(self, seat: int, rng: random.Random) -> tuple[list[int], list[Action]] | None:
         """A deal and the hand's actions for one world, or None if this draw failed."""

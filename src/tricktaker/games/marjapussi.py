@@ -441,18 +441,13 @@ class MarjapussiState(MarriageState):
         replayed on the new deal, so every ask and answer must come out the
         same there; worlds where one would not are drawn again.
         """
-        seat = self._check_seat(seat)
-        rng = self._check_rng(rng)
         build = {"hands": self._world_hands, "stock": self._world_stock, "rows": self._world_rows}
         make = build[self.game.layout]
-        for _ in range(2000):
+
+        def draw(seat: int, rng: random.Random) -> MarjapussiState | None:
             deal = make(seat, rng)
-            if deal is None:
-                continue
-            world = self._replay_world(deal, rng)
-            if world is not None:
-                return world
-        raise RuntimeError("could not sample a world consistent with the observation")
+            return None if deal is None else self._replay_world(deal, rng)
+        return self._sample(seat, rng, 2000, draw)
 
     def _world_hands(self, seat: int, rng: random.Random) -> list[int] | None:
         played = self._played_by()

@@ -671,13 +671,7 @@ class TuppiState(TrickState):
         bids are drawn anew from the sampled hands, and the hand is replayed; the world
         then plays on with future deals of its own.
         """
-        seat = self._check_seat(seat)
-        rng = self._check_rng(rng)
-        for _ in range(200):
-            world = self._try_world(seat, rng)
-            if world is not None:
-                return world
-        raise RuntimeError("could not sample a world consistent with the observation")
+        return self._sample(seat, rng, 200, self._try_world)
 
     def _try_world(self, seat: int, rng: random.Random) -> TuppiState | None:
         log = self._log[-1]

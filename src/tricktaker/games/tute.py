@@ -863,14 +863,8 @@ class TuteState(TrumpTrickState):
         no trump).  The world is replayed action by action, so it cannot break a
         rule; it then plays on with future deals of its own.
         """
-        seat = self._check_seat(seat)
-        rng = self._check_rng(rng)
-        build = self._try_world_two if self.num_players == 2 else self._try_world_dealt
-        for _ in range(500):
-            world = build(seat, rng)
-            if world is not None:
-                return world
-        raise RuntimeError("could not sample a world consistent with the observation")
+        return self._sample(seat, rng, 500,
+                            self._try_world_two if self.num_players == 2 else self._try_world_dealt)
 
     def _try_world_dealt(self, seat: int, rng: random.Random) -> TuteState | None:
         """Pairs and three players: every card dealt; the hidden ones are dealt anew.
