@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from .cards import SUIT_MASKS, Card, CardParseError, Deck, Suit, popcount
+from .cards import SUIT_MASKS, Card, CardParseError, Deck, Suit, popcount, suit_of
 from .sampling import fill_slots
 
 __all__ = [
@@ -1134,3 +1134,24 @@ class TrumpTrickState(TrickState):
         """The refusal naming the duty (``tier``, the first one the cards meet) that playing
         ``bit`` breaks."""
         raise NotImplementedError
+
+    def _trick_duty_error(self, seat: int, bit: int, tier: int, beat: str) -> IllegalActionError:
+        """The refusal for playing ``bit`` against a duty inside a trick, named by ``tier``: the
+        suit led (follow), the trumps (trump), the better cards of the suit led (beat: ``beat``
+        is the game's words for it, with ``{seat}`` and ``{suit}``) or the better trumps
+        (overtrump).  Each of these tiers lies within one suit."""
+        names = {s.index: s.name for s in self.game.deck.suits}
+        lead = self._lead_mask
+        suit = names[suit_of(tier)]
+        params: dict[str, str | int] = {"suit": suit}
+        if tier == lead:
+            code, duty = "follow", f"must follow suit: seat {seat} holds {suit}"
+        elif tier == self._trump_mask:
+            params["lead"] = names[suit_of(lead)]
+            code, duty = "trump", f"must trump: seat {seat} has no {params['lead']} but holds {suit}"
+        elif tier & lead:
+            code, duty = "beat", beat.format(seat=seat, suit=suit)
+        else:
+            code = "overtrump"
+            duty = f"must overtrump: seat {seat} holds a trump above the best one on the table"
+        return IllegalActionError(f"{duty}, so it cannot play {self._card(bit)}", code=code, params=params)

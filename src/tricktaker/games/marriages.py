@@ -528,25 +528,13 @@ class MarriageState(TrumpTrickState):
             return IllegalActionError(
                 f"the first lead must be an ace, else {name}: seat {seat} cannot lead {card}",
                 code="first_ace_else", params={"suit": name})
-        lead = self._lead_mask
-        suit = SUITS[suit_of(tier & -tier)].name
-        params: dict[str, str | int] = {"suit": suit}
         if tier & ACES and popcount(tier) == 1 and self._rules.ace_shows and not self._tricks:
-            params["card"] = str(self._card(tier))
             return IllegalActionError(
                 f"the ace must show in the first trick: seat {seat} holds the {self._card(tier)}, the "
-                f"ace of the suit led, so it cannot play {card}", code="ace_shows", params=params)
-        if tier == lead:
-            code, duty = "follow", f"must follow suit: seat {seat} holds {suit}"
-        elif tier == self._trump_mask:
-            params["lead"] = SUITS[suit_of(lead)].name
-            code, duty = "trump", f"must trump: seat {seat} has no {params['lead']} but holds {suit}"
-        elif tier & lead:
-            code, duty = "beat", f"must beat the high card: seat {seat} holds a higher card of {suit}"
-        else:
-            code = "overtrump"
-            duty = f"must overtrump: seat {seat} holds a trump above the best one on the table"
-        return IllegalActionError(f"{duty}, so it cannot play {card}", code=code, params=params)
+                f"ace of the suit led, so it cannot play {card}", code="ace_shows",
+                params={"suit": SUITS[suit_of(tier)].name, "card": str(self._card(tier))})
+        return self._trick_duty_error(seat, bit, tier,
+                                      "must beat the high card: seat {seat} holds a higher card of {suit}")
 
     def _do_marriage_action(self, seat: int, action: Action) -> bool:
         """Apply a play or call for ``seat``; False when the action is not one of these kinds."""

@@ -582,21 +582,8 @@ class TuteState(TrumpTrickState):
 
     def _why_not_play(self, seat: int, bit: int, tier: int) -> IllegalActionError:
         """Name the duty a card breaks: the first tier the hand meets and the card does not."""
-        lead = SUIT_MASKS[suit_of(self._trick[0][1])]
-        suit = DECK.suits[suit_of(tier)].name
-        card = self._card(bit)
-        params: dict[str, str | int] = {"suit": suit}
-        if tier == lead:
-            code, duty = "follow", f"must follow suit: seat {seat} holds {suit}"
-        elif tier == self._trump_mask:
-            params["lead"] = DECK.suits[suit_of(lead)].name
-            code, duty = "trump", f"must trump: seat {seat} has no {params['lead']} but holds {suit}"
-        elif tier & lead:
-            code, duty = "beat", f"must beat the best {suit} on the table: seat {seat} holds a higher one"
-        else:
-            code = "overtrump"
-            duty = f"must overtrump: seat {seat} holds a trump above the best one on the table"
-        return IllegalActionError(f"{duty}, so it cannot play {card}", code=code, params=params)
+        return self._trick_duty_error(
+            seat, bit, tier, "must beat the best {suit} on the table: seat {seat} holds a higher one")
 
     @staticmethod
     def _pair(suit: int) -> int:
