@@ -170,22 +170,17 @@ def read_table(view: View, values: dict[int, int] | None = None) -> Table:
     voids = [0] * n
     lead_win = [0] * n
     trump = -1 if obs.get("trump") is None else SUIT_INDEX[obs["trump"]]
-    for t in obs["tricks"]:
-        cards = [(s, BIT[c]) for s, c in t["cards"]]
+    trick = [(s, BIT[c]) for s, c in obs["trick"]]
+    played = [[(s, BIT[c]) for s, c in t["cards"]] for t in obs["tricks"]]
+    for cards in [*played, trick] if trick else played:  # the tricks played, then the one on the table
         led = suit_of(cards[0][1])
         for s, b in cards:
             gone |= b
             if suit_of(b) != led:
                 voids[s] |= 1 << led
+    for t in obs["tricks"]:
         if t["winner"] == t["leader"]:
             lead_win[t["leader"]] += 1
-    trick = [(s, BIT[c]) for s, c in obs["trick"]]
-    if trick:
-        led = suit_of(trick[0][1])
-        for s, b in trick:
-            gone |= b
-            if suit_of(b) != led:
-                voids[s] |= 1 << led
     kitty = mask_of(obs.get("kitty") or ()) if obs.get("declarer") == seat else 0
     discard = mask_of(obs.get("discard") or ())
     unseen = (deck_mask & ~hand & ~gone & ~kitty & ~discard) | visible_others
