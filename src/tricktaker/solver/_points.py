@@ -50,17 +50,23 @@ What makes it fast:
 - **Transposition table** at trick starts, in buckets of two entries (a new
   position replaces an entry of an older solve, else the one with fewer live
   cards); an entry keeps a lower and an upper bound and the best move found.
-  Where every live card is in a hand (no stock, no face-down card) the key is
-  by *relative rank*: per suit, the owner and class (points, pips, part in
-  calls) of each live card in rank order, so positions that differ only in
-  which equal cards are gone share an entry.
+  Where no stock is left the key is by *relative rank*: per suit, the owner
+  and class (points, pips, part in calls) of each live card in rank order, so
+  positions that differ only in which equal cards are gone share an entry.
+  Avomarjapussi's face-down cards count among the live cards there (owned by
+  "face down under seat 0's or seat 1's cards", and the cards lying on them
+  marked), with the set of face-down cards itself in the key.  Once no call
+  can come (habanero after its last pause), a class is the points alone.
 - **Bounds**: the maximiser gains at most the card points still out, the last
   trick, the pip point (unless its pip lead plus every pip still out cannot
   make it positive) and the marriages whose cards its side can still hold,
   minus the points of the opponents' safe trumps; at least the points of its
   own safe trumps (the top run of trumps held by one side, once trumps can no
-  longer change and no tute can end the round first), and the pip point once
-  its pip lead exceeds the pips still out.  At a trick start the leader's
+  longer change and no tute can end the round first; when that side is one
+  seat, each of those trumps wins a trick of its own, with the least points
+  every other seat can give to it), and the pip point once its pip lead
+  exceeds the pips still out.  Habanero's cantes and tute count only while a
+  pause with more than two cards in the stock can still come.  At a trick start the leader's
   quick tricks (its top cards cashed at once), or a partner's reached through
   an entry (a suit whose top card the partner holds and every opponent must
   follow), add to its side's sure card points and pips.  These counts run
@@ -69,8 +75,8 @@ What makes it fast:
 - **Equivalent cards**: two cards of one hand in one suit with no live card
   between them, the same card points and pips, and no part in a call (kings
   and queens of marriages still to be made, Tute's kings and knights and
-  exchange cards, face-up cards with a card beneath) lead to the same values;
-  one is searched.
+  exchange cards while a call can still come, face-up cards with a card
+  beneath) lead to the same values; one is searched.
 - **Move ordering**: the transposition table's move, the lead that last
   refuted at the same depth (killer), then calls, winners of the trick,
   points to a partner who wins, cheap cards to a trick lost.

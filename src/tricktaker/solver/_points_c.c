@@ -1039,15 +1039,19 @@ static void relative_key_down(const Ctx *x, int d, i64 *k) {
     i64 gone = S_(d, F_GONE);
     i64 hidden = x->down & ~gone & ~(S_(d, 0) | S_(d, 1));
     i64 live = S_(d, 0) | S_(d, 1) | hidden;
-    for (int s = 0; s < 4; s++) k[s] = (i64)((u64)popcount(live & suit_mask(s)) << 56);
-    for (i64 m = live; m; m &= m - 1) {
-        i64 low = m & -m;
-        int i = idx(low);
-        int owner = (S_(d, 0) & low) ? 0 : (S_(d, 1) & low) ? 1 : (R_(R_DOWN) & low) ? 2 : 3;
-        int on = (C_(C_UNDER, i) & hidden) != 0;
-        int place = popcount(live & suit_mask(i >> 4) & (low - 1));
-        i64 code = owner * 16 + on * 8 + (C_(C_CLASS, i) & 7);
-        k[(i >> 4) & 3] |= (i64)((u64)code << ((6 * place) & 63));
+    i64 seat1 = S_(d, 1) | (hidden & ~R_(R_DOWN));  /* owner bit 0 */
+    i64 on = x->under & live;  /* cards lying on a face-down card (it turns up as they go) */
+    for (int s = 0; s < 4; s++) {
+        u64 word = 0;
+        int place = 0;
+        for (i64 m = live & suit_mask(s); m; m &= m - 1, place++) {
+            i64 low = m & -m;
+            int i = idx(low);
+            u64 code = (u64)(((hidden & low) != 0) * 32 + ((seat1 & low) != 0) * 16 +
+                             ((on & low) != 0) * 8 + (C_(C_CLASS, i) & 7));
+            word |= code << ((6 * place) & 63);
+        }
+        k[s] = (i64)(word | (u64)place << 56);
     }
     k[5] = (i64)((u64)hidden | ((u64)1 << 63));
 }
