@@ -250,7 +250,8 @@ def bench_points(rounds: int = 20, seed: int = 1,
     Each variant's deals come from ``new_hand(seed=seed + k)``; calls before
     the first card (Huutopussi's auction and exchange) are played at random
     from the same seed.  ``variants`` picks names of :data:`BENCH_VARIANTS`
-    (default: all; habanero and avomarjapussi deals take minutes each).
+    (default: all; a habanero deal takes 15 s to minutes, an avomarjapussi
+    deal up to half a minute).
     Returns ``(variant, first call in s, median of the other calls in s,
     median of the other calls' search nodes)``; the first call of the run
     includes allocating the table.  The node counts do not depend on the
