@@ -505,10 +505,14 @@ class Tables:
                              seats=seats, turn_time=float(turn_time), practice=practice)
         return await self.open(stored), tokens
 
-    async def open(self, stored: StoredTable) -> Table:
+    async def open(self, stored: StoredTable, after: str | None = None) -> Table:
         """Store a new table and start it (its bots move if it is their turn); a seat that
-        names a player is recorded in their matches."""
-        await self._in_db(self.store.add_table, stored)
+        names a player is recorded in their matches.  ``after``: the finished table whose next
+        match this is, stored with the link to it in one transaction."""
+        if after is None:
+            await self._in_db(self.store.add_table, stored)
+        else:
+            await self._in_db(self.store.add_next_table, after, stored)
         for seat, info in enumerate(stored.seats):
             if info.get("player"):
                 await self._in_db(self.players.sit, stored.id, seat, info["player"])
@@ -539,14 +543,7 @@ class Tables:
                                      options=dict(old.options), seed=random.SystemRandom().randrange(2**31),
                                      seats=[dict(info) for info in old.seats], turn_time=old.turn_time,
                                      practice=old.practice)
-                await self._in_db(self.store.add_next_table, old.id, stored)
-                for number, info in enumerate(stored.seats):
-                    if info.get("player"):
-                        await self._in_db(self.players.sit, stored.id, number, info["player"])
-                new = Table.rebuild(stored)
-                self.tables[new.id] = new
-                old.next_id = next_id = new.id
-                self._schedule_bot(new)
+                old.next_id = next_id = (await self.open(stored, after=old.id)).id
             await self._send_all(table, lambda _seat: {"type": "rematch", "id": next_id})
         return await self.find(next_id)
 
