@@ -32,21 +32,17 @@ import random
 
 from ..engine import Action, State
 from .base import Oracle
-from .playout import ROLLOUTS, hand_over, hand_rewards, solved_playout, world_view
+from .playout import ROLLOUTS, hand_over, hand_rewards, solved_playout
 
 __all__ = ["OracleBot"]
 
 
 def _rules_choice(state: State, rng: random.Random) -> Action:
-    """What the ``rules`` policy plays for the seat to act, from that seat's observation only."""
-    from .rules import POLICIES
-
+    """What the ``rules`` policy plays for the seat to act, from that seat's observation only
+    (the ``rules`` rollout's choice)."""
     seat = state.current_player
     assert seat is not None
-    view = world_view(state, seat)
-    if len(view.legal_actions) == 1:
-        return view.legal_actions[0]
-    return POLICIES[state.game.name](view, rng)
+    return ROLLOUTS["rules"](state, seat, rng)
 
 
 def _hand_size(state: State) -> int:
