@@ -189,13 +189,8 @@ class TuppiState(TrickState):
         }
 
     def _start_hand(self, start: JSON, deal: list[int]) -> None:
-        self._start = start
-        self._dealer: int = start["dealer"]
-        self._scores: list[int] = list(start["scores"])
+        self._begin_context(start)
         self._totals: list[int] = list(start["totals"])
-        self._previous: JSON | None = start["previous"]
-        self._hand_points: list[int] | None = start["previous"]["points"] if start["previous"] else None
-        self._winner: int | None = None
         self._draw = False
         self._hands = list(deal)
         self._phase = BID_PHASE
