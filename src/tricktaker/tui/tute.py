@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -647,14 +647,7 @@ class TuteStats(SimStats):
             self.print_cabrero(out, args, sides)
             return
 
-        table = Table(title="Round winners", title_justify="left", box=box.SIMPLE_HEAD)
-        table.add_column("side", style="cyan")
-        table.add_column("rounds", justify="right")
-        table.add_column("share", justify="right")
-        table.add_column("mean points", justify="right")
-        for side in sides:
-            table.add_row(seats.side(side), str(self.winners[side]), pct(self.winners[side], n),
-                          f"{self.point_sums[side] / n:.1f}")
+        table = self.rounds_table("Round winners", "side", "rounds", self.winners, sides)
         if self.winners[None]:
             table.add_row("nobody (equal points)", str(self.winners[None]), pct(self.winners[None], n), "")
         out.print(table)
@@ -692,18 +685,25 @@ class TuteStats(SimStats):
         if args.matches:
             self.print_matches(out)
 
-    def print_cabrero(self, out: Console, args: argparse.Namespace, sides: list[int]) -> None:
-        """Cabrero: who lost the rounds and why, and the mean points."""
+    def rounds_table(self, title: str, who: str, what: str, counts: Mapping[Any, int],
+                     sides: list[int]) -> Table:
+        """A row per side (seat in cabrero): the rounds it won (or lost), their share, its mean
+        round points."""
         n = self.hands
-        table = Table(title="Round losers", title_justify="left", box=box.SIMPLE_HEAD)
-        table.add_column("seat", style="cyan")
-        table.add_column("rounds lost", justify="right")
+        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+        table.add_column(who, style="cyan")
+        table.add_column(what, justify="right")
         table.add_column("share", justify="right")
         table.add_column("mean points", justify="right")
         for side in sides:
-            table.add_row(self.seats.side(side), str(self.losers[side]), pct(self.losers[side], n),
+            table.add_row(self.seats.side(side), str(counts[side]), pct(counts[side], n),
                           f"{self.point_sums[side] / n:.1f}")
-        out.print(table)
+        return table
+
+    def print_cabrero(self, out: Console, args: argparse.Namespace, sides: list[int]) -> None:
+        """Cabrero: who lost the rounds and why, and the mean points."""
+        n = self.hands
+        out.print(self.rounds_table("Round losers", "seat", "rounds lost", self.losers, sides))
         reasons = join(Text.assemble((f"{k}: ", "cyan"), pct(v, n))
                        for k, v in sorted(self.loss_reasons.items()))
         out.print(Text("Lost to            ").append_text(reasons))
