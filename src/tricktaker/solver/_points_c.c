@@ -370,8 +370,12 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b) {
     i64 pos = S_(d, F_POS);
     i64 trump = S_(d, F_TRUMP);
     if (pos == 0) {
-        i64 live = R_(R_DECK) & ~S_(d, F_GONE) & suit_mask(suit) & ~S_(d, seat);
-        if (b > live) return 100 + pts;
+        /* a lead no other hand can beat in its suit first (stock and face-down cards take no
+         * part in this trick) */
+        i64 others = 0;
+        for (int o = 0; o < R_(R_N); o++)
+            if (o != seat) others |= S_(d, o);
+        if (b > (others & suit_mask(suit))) return 100 + pts;
         return 40 - pts - strength;
     }
     i64 bt = S_(d, F_BTR);
