@@ -11,7 +11,11 @@ that hit the limit, and the size ``SOLVE_CARDS`` now gives the game.
 size is affordable when its median solve is at most about 40 ms and its slow worlds
 (the 90th percentile) stay within a few hundred milliseconds.
 
-Run:  python bench/solve_cards.py [--hands 6] [--limit 2.0] [--games tuppi,tute-pairs]
+``--stock`` also solves the worlds of card plays while a stock lasts (Tute habanero,
+Bondtolva for two), which ``pimc`` does not solve today; their cards left are the mover's
+hand and its half of the stock still to draw.
+
+Run:  python bench/solve_cards.py [--hands 6] [--limit 2.0] [--games tuppi,tute-pairs] [--stock]
 """
 
 from __future__ import annotations
@@ -30,9 +34,10 @@ from tricktaker.solver.points import BENCH_VARIANTS
 GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS}
 
 
-def solve_times(name: str, options: dict[str, object], hands: int,
-                limit: float) -> dict[int, list[float | None]]:
-    """Seconds per world solve by cards left to the mover (None: over ``limit``)."""
+def solve_times(name: str, options: dict[str, object], hands: int, limit: float,
+                stock: bool = False) -> dict[int, list[float | None]]:
+    """Seconds per world solve by cards left to the mover (None: over ``limit``); with
+    ``stock``, card plays while a stock lasts too."""
     game = tt.new_game(name, **options)  # type: ignore[arg-type]
     times: dict[int, list[float | None]] = defaultdict(list)
     for seed in range(hands):
@@ -44,7 +49,8 @@ def solve_times(name: str, options: dict[str, object], hands: int,
             assert seat is not None
             view = view_of(state, seat)
             observation = view.observation
-            if observation.get("phase") == "play" and not observation.get("stock_size"):
+            to_draw = observation.get("stock_size") or 0
+            if observation.get("phase") == "play" and (stock or not to_draw):
                 world = view.sample_world(rng)
                 started = time.perf_counter()
                 try:
@@ -55,7 +61,7 @@ def solve_times(name: str, options: dict[str, object], hands: int,
                 except SolveError:
                     spent = -1.0
                 if spent != -1.0:
-                    times[cards_to_play(observation, seat)].append(spent)
+                    times[cards_to_play(observation, seat) + to_draw // 2].append(spent)
             state.apply(bots[seat].act(view))
     return times
 
@@ -65,10 +71,11 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=6, help="seeded hands per game (default 6)")
     parser.add_argument("--limit", type=float, default=2.0, help="seconds before a solve counts as too slow")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated (default: all)")
+    parser.add_argument("--stock", action="store_true", help="also worlds while a stock lasts")
     args = parser.parse_args()
     for key in args.games.split(","):
         name, options = GAMES[key]
-        times = solve_times(name, options, args.hands, args.limit)
+        times = solve_times(name, options, args.hands, args.limit, args.stock)
         print(f"\n{key} (SOLVE_CARDS {SOLVE_CARDS.get(name)}): cards left, worlds, median ms, "
               "90th percentile ms, over the limit")
         for cards in sorted(times, reverse=True):
