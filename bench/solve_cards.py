@@ -31,13 +31,16 @@ from tricktaker.bots.pimc import SOLVE_CARDS, cards_to_play
 from tricktaker.solver import SolveError, SolveTimeout, solve
 from tricktaker.solver.points import BENCH_VARIANTS
 
-GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS}
+GAMES = {"tuppi": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS}
+"""Tuppi's hands are mostly rami when the rules bot bids; ``tuppi-nolo`` passes every bid it can,
+so the hands are played as nolo (a hand that still ends up rami is skipped)."""
 
 
 def solve_times(name: str, options: dict[str, object], hands: int, limit: float,
-                stock: bool = False) -> dict[int, list[float | None]]:
+                stock: bool = False, contract: str | None = None) -> dict[int, list[float | None]]:
     """Seconds per world solve by cards left to the mover (None: over ``limit``); with
-    ``stock``, card plays while a stock lasts too."""
+    ``stock``, card plays while a stock lasts too; with ``contract``, every bid that can pass
+    does, and only hands played as ``contract`` count."""
     game = tt.new_game(name, **options)  # type: ignore[arg-type]
     times: dict[int, list[float | None]] = defaultdict(list)
     for seed in range(hands):
@@ -49,6 +52,12 @@ def solve_times(name: str, options: dict[str, object], hands: int, limit: float,
             assert seat is not None
             view = view_of(state, seat)
             observation = view.observation
+            if contract is not None and observation.get("phase") != "play":
+                passes = [a for a in state.legal_actions() if str(a) == "pass"]
+                state.apply(passes[0] if passes else bots[seat].act(view))
+                continue
+            if contract is not None and observation.get("contract") != contract:
+                break
             to_draw = observation.get("stock_size") or 0
             if observation.get("phase") == "play" and (stock or not to_draw):
                 world = view.sample_world(rng)
@@ -75,7 +84,8 @@ def main() -> None:
     args = parser.parse_args()
     for key in args.games.split(","):
         name, options = GAMES[key]
-        times = solve_times(name, options, args.hands, args.limit, args.stock)
+        times = solve_times(name, options, args.hands, args.limit, args.stock,
+                            "nolo" if key == "tuppi-nolo" else None)
         print(f"\n{key} (SOLVE_CARDS {SOLVE_CARDS.get(name)}): cards left, worlds, median ms, "
               "90th percentile ms, over the limit")
         for cards in sorted(times, reverse=True):
