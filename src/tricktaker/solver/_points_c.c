@@ -62,6 +62,7 @@ typedef struct {
     int relative;    /* keys by relative rank allowed (rules[R_RELATIVE], at most 10 cards a suit) */
     int down_keys;   /* relative keys with face-down cards allowed (two seats, 9 cards a suit) */
     int allies;      /* some side has two seats (entry_points has partners to reach) */
+    int solo[2];     /* by side: its only seat, or -1 if it has more than one */
     i64 open_pairs[16]; /* by declared suits: the marriage cards of the suits not declared */
     i64 plain_class[64]; /* a card's class by its points and pips alone (no part in calls) */
     int plain_classes; /* how many: the key uses them once no call can come, if at most 8 */
@@ -372,9 +373,7 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b) {
     if (pos == 0) {
         /* a lead no other hand can beat in its suit first (stock and face-down cards take no
          * part in this trick) */
-        i64 others = 0;
-        for (int o = 0; o < R_(R_N); o++)
-            if (o != seat) others |= S_(d, o);
+        i64 others = (S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3)) & ~S_(d, seat);
         if (b > (others & suit_mask(suit))) return 100 + pts;
         return 40 - pts - strength;
     }
@@ -773,16 +772,13 @@ static void safe_points(const Ctx *x, int d, i64 *mine_out, i64 *theirs_out, i64
     if (R_(R_TOTALPTS) == 0 || trump < 0 || !trumps_fixed(x, d)) return;
     i64 m = R_(R_DECK) & ~S_(d, F_GONE) & smask(trump);
     i64 side = -1, pts = 0;
-    int k = 0, holder = -1;
+    int k = 0;
     while (m) {
         i64 t = top(m);
         m ^= t;
         i64 owner = -1;
         for (int seat = 0; seat < R_(R_N); seat++)
-            if (S_(d, seat) & t) {
-                owner = R_(R_SIDE + seat);
-                holder = holder < 0 || holder == seat ? seat : 4;  /* 4: more than one seat */
-            }
+            if (S_(d, seat) & t) owner = R_(R_SIDE + seat);
         if (owner < 0 || (side >= 0 && owner != side)) break;
         side = owner;
         pts += C_(C_PTS, idx(t));
@@ -790,10 +786,8 @@ static void safe_points(const Ctx *x, int d, i64 *mine_out, i64 *theirs_out, i64
     }
     if (side < 0 || pts == 0) return;
     i64 more = 0;
-    int alone = holder < 4;
-    for (int seat = 0; seat < R_(R_N); seat++)
-        if (seat != holder && R_(R_SIDE + seat) == side) alone = 0;
-    if (alone) {
+    int holder = x->solo[side & 1];
+    if (holder >= 0) {
         i64 later = (C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP)) & ~S_(d, F_GONE);
         for (int seat = 0; seat < R_(R_N); seat++)
             if (seat != holder)
@@ -1423,6 +1417,15 @@ static void derive(Ctx *x) {
         if (x->C[C_UNDER * C_COLS + i] != 0) x->under |= (i64)1 << i;
     x->down = 0;
     for (int seat = 0; seat < x->R[R_N]; seat++) x->down |= x->R[R_DOWN + seat];
+    x->solo[0] = x->solo[1] = -1;
+    int seats[2] = {0, 0};
+    for (int seat = 0; seat < x->R[R_N]; seat++) {
+        int side = (int)(x->R[R_SIDE + seat] & 1);
+        x->solo[side] = seat;
+        seats[side]++;
+    }
+    for (int side = 0; side < 2; side++)
+        if (seats[side] != 1) x->solo[side] = -1;
     x->allies = 0;
     for (int a = 0; a < x->R[R_N]; a++)
         for (int b = a + 1; b < x->R[R_N]; b++)
