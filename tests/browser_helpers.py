@@ -12,13 +12,21 @@ import json
 import os
 import random
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 CHROMIUM = os.environ.get("TRICKTAKER_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+NewPage = Callable[..., "Page"]
+"""The ``new_page`` fixture (conftest.py): a page in a browser context of its own, whose script
+errors fail the test; keyword arguments go to the context (viewport, locale, ...)."""
+
 TIMEOUT_MS = 30_000
 """A bound on any single wait: generous, because the machine may be busy with other work."""
 

@@ -28,6 +28,7 @@ from browser_helpers import (
     FRENCH,
     SPANISH,
     TIMEOUT_MS,
+    NewPage,
     all_cards_shown,
     collect_frames,
     hand_cards,
@@ -52,7 +53,6 @@ from server_helpers import Running, free_port, play_to_end, running, start_serve
 import tricktaker as tt  # noqa: E402
 
 expect.set_options(timeout=TIMEOUT_MS)
-NewPage = Callable[..., Page]
 
 
 def table_id_of(page: Page) -> str:

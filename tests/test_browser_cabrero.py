@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 
-from browser_helpers import TIMEOUT_MS, observation, require_browser, take_turn, wait_my_turn
+from browser_helpers import TIMEOUT_MS, NewPage, observation, require_browser, take_turn, wait_my_turn
 
 require_browser()
 
-from playwright.sync_api import Page, expect  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 from server_helpers import Running  # noqa: E402
 
 import tricktaker as tt  # noqa: E402
@@ -19,7 +18,7 @@ expect.set_options(timeout=TIMEOUT_MS)
 
 
 def test_cabrero_a_table_of_four_each_alone_plays_to_the_end_in_the_browser(
-        server: Running, new_page: Callable[..., Page]) -> None:
+        server: Running, new_page: NewPage) -> None:
     """Four seats each alone: the seat across is not a partner, a finished round names its
     losers and why, and the match ends with places (the survivors win together)."""
     created = server.create("tute", ["human", "rules", "rules", "rules"], preset="cabrero",
@@ -51,7 +50,7 @@ def test_cabrero_a_table_of_four_each_alone_plays_to_the_end_in_the_browser(
 
 
 def test_cabrero_from_the_lobby_for_three_with_its_explanation_in_spanish(
-        server: Running, new_page: Callable[..., Page]) -> None:
+        server: Running, new_page: NewPage) -> None:
     """The lobby offers the preset (named in the page's language), explains the option, and a
     three-seat cabrero table is made from it: 13 cards each, the turned card out of play."""
     page = new_page()
@@ -79,7 +78,7 @@ def test_cabrero_from_the_lobby_for_three_with_its_explanation_in_spanish(
 
 
 def test_cabrero_a_table_of_six_from_the_lobby_seats_everyone_around_the_felt(
-        server: Running, new_page: Callable[..., Page]) -> None:
+        server: Running, new_page: NewPage) -> None:
     """The lobby offers five and six seats for cabrero only; a six-seat table draws the far
     seats in the top corners, each trick card toward its player, and plays to the end."""
     page = new_page()

@@ -7,22 +7,14 @@ from __future__ import annotations
 import random
 import re
 
-from browser_helpers import TIMEOUT_MS, require_browser, take_turn, wait_my_turn
+from browser_helpers import TIMEOUT_MS, NewPage, require_browser, take_turn, wait_my_turn
 
 require_browser()
 
-from playwright.sync_api import Browser, Page, expect  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 from server_helpers import Running  # noqa: E402
 
 expect.set_options(timeout=TIMEOUT_MS)
-
-
-def open_page(browser: Browser, errors: list[str]) -> Page:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return page
 
 
 def play_hand(page: Page, rng: random.Random) -> None:
@@ -35,10 +27,9 @@ def play_hand(page: Page, rng: random.Random) -> None:
 
 
 def test_a_person_enters_a_set_of_two_boards_plays_them_and_reads_the_results(
-        server: Running, browser: Browser) -> None:
-    errors: list[str] = []
+        server: Running, new_page: NewPage) -> None:
     rng = random.Random(23)
-    page = open_page(browser, errors)
+    page = new_page()
     page.goto(server.url + "/")
     page.get_by_test_id("duplicate-link").click()
     expect(page.get_by_test_id("daily-sets").get_by_test_id("set-row")).to_have_count(6)
@@ -81,7 +72,7 @@ def test_a_person_enters_a_set_of_two_boards_plays_them_and_reads_the_results(
     expect(boards.last).to_be_visible()
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     # a second person, in a browser of their own, sees neither board's deal before playing it
-    other = open_page(browser, errors)
+    other = new_page()
     other.goto(server.url + "/duplicate")  # an entry this server does not know (a database started afresh)
     other.evaluate("k => localStorage.setItem(k, JSON.stringify({entry: 'gone', token: 'x'}))",
                    "tricktaker:duplicate:" + share.rsplit("/", 1)[1])
@@ -106,4 +97,3 @@ def test_a_person_enters_a_set_of_two_boards_plays_them_and_reads_the_results(
     expect(other.get_by_test_id("recent-sets")).to_contain_text("2")
     other.get_by_test_id("lang-select").select_option("fi")
     expect(other.locator("h2").first).to_have_text("Duplikaattiturnaukset")
-    assert not errors, errors

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 
 from browser_helpers import (
     TIMEOUT_MS,
+    NewPage,
     hand_number,
     require_browser,
     take_turn,
@@ -16,11 +16,10 @@ from browser_helpers import (
 
 require_browser()
 
-from playwright.sync_api import Page, expect  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 from server_helpers import Running  # noqa: E402
 
 expect.set_options(timeout=TIMEOUT_MS)
-NewPage = Callable[[], Page]
 
 
 def test_after_a_hand_each_card_shows_its_cost_and_a_practice_table_gives_hints(

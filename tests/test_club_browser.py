@@ -7,24 +7,21 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browser_helpers import TIMEOUT_MS, require_browser
+from browser_helpers import TIMEOUT_MS, NewPage, require_browser
 
 require_browser()
 
-from playwright.sync_api import Browser, expect  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 from server_helpers import running  # noqa: E402
 from test_club import play_out  # noqa: E402
 
 expect.set_options(timeout=TIMEOUT_MS)
 
 
-def test_a_director_runs_a_round_and_the_standings_follow_the_table(tmp_path: Path, browser: Browser) -> None:
-    errors: list[str] = []
+def test_a_director_runs_a_round_and_the_standings_follow_the_table(tmp_path: Path,
+                                                                    new_page: NewPage) -> None:
     with running(str(tmp_path / "club.db")) as srv:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page = new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{srv.url}/")
         page.get_by_test_id("club-link").click()
         page.get_by_test_id("club-name").fill("Friday Tute")
@@ -53,8 +50,7 @@ def test_a_director_runs_a_round_and_the_standings_follow_the_table(tmp_path: Pa
         # each entrant opens their seat link: the table page seats them
         tables = []
         for url in links:
-            table_page = browser.new_context().new_page()
-            table_page.on("pageerror", lambda exc: errors.append(str(exc)))
+            table_page = new_page()
             table_page.goto(url)
             table_page.wait_for_function("() => document.body.dataset.seq !== undefined")
             back = table_page.get_by_test_id("club-of-table")  # the table links back to its tournament
@@ -92,27 +88,21 @@ def test_a_director_runs_a_round_and_the_standings_follow_the_table(tmp_path: Pa
         expect(result).to_contain_text("voittaa")
 
         # the public page (no key): the standings, no seat links
-        public = browser.new_context().new_page()
+        public = new_page()
         public.goto(f"{srv.url}/club/{tid}")
         expect(public.get_by_test_id("standing")).to_have_count(2)
         expect(public.get_by_test_id("seat-line")).to_have_count(2)
         expect(public.get_by_test_id("seat-link")).to_have_count(0)
         expect(public.get_by_test_id("start-round")).to_be_hidden()
-        context.close()
-    assert not errors, errors
 
 
 def test_a_director_registers_pairs_and_records_a_no_show_in_spanish(tmp_path: Path,
-                                                                     browser: Browser) -> None:
+                                                                     new_page: NewPage) -> None:
     """Tuppi under its tournament rules, three pairs: a pair's two players are named, one entrant
     is removed before the start, round 1 has a table and a bye; nobody comes to the table, the
     director records it, and round 2 may start."""
-    errors: list[str] = []
     with running(str(tmp_path / "club.db")) as srv:
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page = new_page(viewport={"width": 1280, "height": 900}, locale="es-ES")
         page.on("dialog", lambda dialog: dialog.accept())
         page.goto(f"{srv.url}/club")
         expect(page.get_by_test_id("club-create")).to_have_text("Crear torneo")
@@ -145,21 +135,15 @@ def test_a_director_registers_pairs_and_records_a_no_show_in_spanish(tmp_path: P
         standings = page.get_by_test_id("standing")
         expect(standings.first.locator("[data-col=byes]")).to_have_text("1")  # the bye leads
         expect(standings.first.locator("[data-col=match_points]")).to_have_text("2")
-        context.close()
-    assert not errors, errors
 
 
 def test_a_director_runs_tute_for_three_with_four_players_and_withdraws_one(tmp_path: Path,
-                                                                           browser: Browser) -> None:
+                                                                           new_page: NewPage) -> None:
     """Tables of three: four players, round 1 seats a table of three (a seat link for each) and a
     bye; the table is played out and the standings rank by place (2, 1, 0); the director
     withdraws a player, who is marked so and not seated in round 2, a table of the three left."""
-    errors: list[str] = []
     with running(str(tmp_path / "club.db")) as srv:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page = new_page(viewport={"width": 1280, "height": 900})
         page.on("dialog", lambda dialog: dialog.accept())
         page.goto(f"{srv.url}/club")
         page.get_by_test_id("club-name").fill("Tute night")
@@ -225,10 +209,8 @@ def test_a_director_runs_tute_for_three_with_four_players_and_withdraws_one(tmp_
         page.get_by_test_id("lang-select").select_option("es")
         expect(page.locator("#rule-doc")).to_contain_text("mesa de tres: primero 2")
         expect(bo.get_by_test_id("withdrawn")).to_have_text("(retirado en la ronda 1)")
-        public = browser.new_context().new_page()
+        public = new_page()
         public.goto(f"{srv.url}/club/{tid}")
         expect(public.get_by_test_id("round-2").get_by_test_id("seat-line")).to_have_count(3)
         expect(public.get_by_test_id("seat-link")).to_have_count(0)
         expect(public.get_by_test_id("withdraw")).to_have_count(0)
-        context.close()
-    assert not errors, errors

@@ -9,59 +9,49 @@ import random
 import re
 from pathlib import Path
 
-from browser_helpers import TIMEOUT_MS, require_browser, take_turn, wait_my_turn
+from browser_helpers import TIMEOUT_MS, NewPage, require_browser, take_turn, wait_my_turn
 
 require_browser()
 
-from playwright.sync_api import Browser, expect  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 from server_helpers import running  # noqa: E402
 
 expect.set_options(timeout=TIMEOUT_MS)
 
 
 def test_a_player_made_in_one_click_plays_a_rated_match_and_finds_it_on_the_profile_and_board(
-        tmp_path: Path, browser: Browser) -> None:
+        tmp_path: Path, new_page: NewPage) -> None:
     rng = random.Random(23)
-    errors: list[str] = []
     with running(str(tmp_path / "t.db")) as srv:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page = new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{srv.url}/")
         page.get_by_test_id("nickname").fill("Aino")
         page.get_by_test_id("make-player").click()
         expect(page.get_by_test_id("signed-in")).to_have_text("Playing as Aino")
-        other = context.new_page()  # the same browser: it already has its player
+        other = page.context.new_page()  # the same browser: it already has its player
         other.goto(f"{srv.url}/")
         expect(other.get_by_test_id("signed-in")).to_have_text("Playing as Aino")
         other.close()
         # another browser: a taken name is told in its language, and the form stays for another try
-        elsewhere = browser.new_context()
-        spanish = elsewhere.new_page()
-        spanish.on("pageerror", lambda exc: errors.append(str(exc)))
+        spanish = new_page()
         spanish.goto(f"{srv.url}/")
         spanish.get_by_test_id("lang-select").select_option("es")
         spanish.get_by_test_id("nickname").fill("AINO")
         spanish.get_by_test_id("make-player").click()
         expect(spanish.locator("#player-error")).to_have_text("Ese apodo ya está cogido: elige otro.")
         expect(spanish.get_by_test_id("make-player")).to_be_visible()
-        elsewhere.close()
         # "Use on another device": the key link makes another browser this player
         page.locator(".key-link summary").click()
         link = page.get_by_test_id("player-link").input_value()
         assert re.fullmatch(rf"{re.escape(srv.url)}/#player=\S+", link)
-        phone = browser.new_context()
-        moved = phone.new_page()
-        moved.on("pageerror", lambda exc: errors.append(str(exc)))
+        moved = new_page()
         moved.goto(link)
         expect(moved.get_by_test_id("signed-in")).to_have_text("Playing as Aino")
         assert "#player" not in moved.url  # the key left the address bar
-        wrong = phone.new_page()  # a new tab: a fragment alone does not load the page again
+        wrong = moved.context.new_page()  # a new tab: a fragment alone does not load the page again
         wrong.goto(f"{srv.url}/#player=not-a-key")
         expect(wrong.locator("#player-error")).to_have_text(re.compile("not known on this server"))
         expect(wrong.get_by_test_id("signed-in")).to_have_text("Playing as Aino")  # still the one it had
-        phone.close()
         page.get_by_test_id("game-select").select_option("bondtolva")
         page.get_by_test_id("size-select").select_option("2")
         page.get_by_test_id("seat-1-bot").select_option("rules")
@@ -99,5 +89,3 @@ def test_a_player_made_in_one_click_plays_a_rated_match_and_finds_it_on_the_prof
         expect(board.get_by_test_id("board-rating")).to_have_text(str(rating))
         page.get_by_test_id("board-size").select_option("4")  # nobody rated at four yet
         expect(page.get_by_test_id("leaderboard")).to_contain_text("Kenelläkään ei ole vielä")
-        context.close()
-    assert not errors, errors
