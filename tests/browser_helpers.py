@@ -12,6 +12,7 @@ import json
 import os
 import random
 import re
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -141,11 +142,32 @@ def take_turn(page: Any, rng: random.Random) -> str:
         assert choices, "take_turn called when the page offers nothing"
         action = rng.choice(choices)
         if action.startswith("card "):
-            page.locator(f'#hand [data-testid=card][data-card="{action[5:]}"]').click()
+            target = f'#hand [data-testid=card][data-card="{action[5:]}"]'
         else:
-            page.locator(f'#actions [data-testid=action][data-action="{action}"]').click()
+            target = f'#actions [data-testid=action][data-action="{action}"]'
+        if not _click(page, target, before):
+            # The table moved on while the click waited (the server played a lone action itself,
+            # and the page redrew its buttons under the pointer): take the next offer.
+            wait_my_turn(page)
+            return take_turn(page, rng)
     wait_seq(page, above=before)
     return action
+
+
+def _click(page: Any, selector: str, before: int) -> bool:
+    """Click ``selector``, trying again while the page redraws it; False if the table moved on
+    (its ``seq`` is no longer ``before``) before a click landed.  A busy machine can keep an
+    element "not stable" for a while: each try waits a few seconds, all of them TIMEOUT_MS."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        try:
+            page.locator(selector).click(timeout=5_000)
+            return True
+        except Exception as exc:  # playwright's TimeoutError: its module is imported lazily
+            if type(exc).__name__ != "TimeoutError" or time.monotonic() > deadline:
+                raise
+            if seq(page) != before:
+                return False
 
 
 def play_turns(page: Any, rng: random.Random, turns: int) -> None:
