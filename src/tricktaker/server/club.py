@@ -45,9 +45,7 @@ from sqlalchemy import (
     Text,
     delete,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
 from sqlalchemy import Table as SqlTable
@@ -56,6 +54,7 @@ from sqlalchemy.engine import Engine
 from .. import GAMES, new_game
 from ..engine import Game, OptionError
 from .pairing import group, meetings, pick_byes, table_sizes
+from .store import add_columns
 from .tables import MAX_TURN_TIME, Table, TableError, Tables, token_hash
 
 __all__ = ["Club", "ClubError", "Pairing", "balance_sides", "round_robin", "seat_token", "standing_rule",
@@ -480,10 +479,7 @@ class ClubStore:
 
     def _upgrade(self) -> None:
         """Bring a database made by an older version up to this schema (columns added since)."""
-        have = {column["name"] for column in inspect(self.engine).get_columns("tt_club_entrants")}
-        if "withdrawn" not in have:
-            with self.engine.begin() as conn:
-                conn.execute(text("ALTER TABLE tt_club_entrants ADD COLUMN withdrawn INTEGER"))
+        add_columns(self.engine, "tt_club_entrants", {"withdrawn": "INTEGER"})
 
     def add_tournament(self, t: Tournament) -> None:
         with self.engine.begin() as conn:

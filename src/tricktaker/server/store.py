@@ -40,7 +40,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["Store", "StoredTable", "database_url"]
+__all__ = ["Store", "StoredTable", "add_columns", "database_url"]
 
 metadata = MetaData()
 
@@ -112,6 +112,16 @@ _INSERT_ACTION = insert(actions)
 """Built once: SQLAlchemy compiles and caches it, instead of rebuilding it for every action."""
 
 
+def add_columns(engine: Engine, table: str, columns: dict[str, str]) -> None:
+    """Add each of ``columns`` (name: SQL type) that ``table`` lacks: a database made by an
+    older version gains the columns added since, as nullable ones (old rows read as null)."""
+    have = {column["name"] for column in inspect(engine).get_columns(table)}
+    for name, kind in columns.items():
+        if name not in have:
+            with engine.begin() as conn:
+                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
+
+
 @dataclass
 class StoredTable:
     """One table as stored: enough to rebuild its state by replay."""
@@ -170,16 +180,9 @@ class Store:
 
     def _upgrade(self) -> None:
         """Bring a database made by an older version up to this schema (columns added since)."""
-        have = {column["name"] for column in inspect(self.engine).get_columns("tt_tables")}
-        if "next_id" not in have:
-            with self.engine.begin() as conn:
-                conn.execute(text("ALTER TABLE tt_tables ADD COLUMN next_id VARCHAR(32)"))
-        added = {"turn_time": "FLOAT", "single_hand": "INTEGER", "dealer": "INTEGER", "home": "VARCHAR(200)",
-                 "practice": "BOOLEAN"}
-        for name, kind in added.items():
-            if name not in have:
-                with self.engine.begin() as conn:
-                    conn.execute(text(f"ALTER TABLE tt_tables ADD COLUMN {name} {kind}"))
+        add_columns(self.engine, "tt_tables", {
+            "next_id": "VARCHAR(32)", "turn_time": "FLOAT", "single_hand": "INTEGER", "dealer": "INTEGER",
+            "home": "VARCHAR(200)", "practice": "BOOLEAN"})
 
     def close(self) -> None:
         self.engine.dispose()
