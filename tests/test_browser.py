@@ -542,8 +542,9 @@ def test_the_page_says_which_bot_is_thinking(
 
 def test_a_reload_keeps_the_events_and_the_earlier_hands(server: Running, new_page: NewPage) -> None:
     """Before, the events panel and the earlier hands lived only in the page: a reload
-    turned 14 lines into 1, and a table at hand 3 showed only hand 2."""
-    created = server.create("tuppi", ["human", "random", "random", "random"])
+    turned 14 lines into 1, and a table at hand 3 showed only hand 2.  (A target out of reach:
+    random play can end a match at 52 before its third hand.)"""
+    created = server.create("tuppi", ["human", "random", "random", "random"], options={"target": 1000})
     page = new_page()
     page.goto(server.url + created["seats"][0]["link"])
     rng = random.Random(8)
