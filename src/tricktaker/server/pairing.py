@@ -79,19 +79,19 @@ def group(order: Sequence[int], sizes: Sequence[int], met: Meetings) -> list[tup
     best = _greedy(list(order), list(sizes), met)
     best_cost = sum(repeats(t, met) for t in best)
     found = False  # the search met a grouping: from then on only a cheaper one replaces it
-    budget = [GROUPING_STEPS]
+    budget = GROUPING_STEPS
 
     def search(rest: list[int], left: list[int], done: list[tuple[int, ...]], cost: int) -> None:
-        nonlocal best, best_cost, found
-        if (found and best_cost == 0) or budget[0] <= 0:
+        nonlocal best, best_cost, found, budget
+        if (found and best_cost == 0) or budget <= 0:
             return
         if not rest:
             best, best_cost, found = list(done), cost, True
             return
         first, others = rest[0], rest[1:]
         for mates in itertools.combinations(others, left[0] - 1):
-            budget[0] -= 1
-            if budget[0] <= 0:
+            budget -= 1
+            if budget <= 0:
                 return
             table = (first, *mates)
             added = repeats(table, met)
@@ -100,7 +100,7 @@ def group(order: Sequence[int], sizes: Sequence[int], met: Meetings) -> list[tup
             search([e for e in others if e not in mates], left[1:], [*done, table], cost + added)
 
     search(list(order), list(sizes), [], 0)
-    return best if budget[0] > 0 else _improve(best, met)
+    return best if budget > 0 else _improve(best, met)
 
 
 def _greedy(rest: list[int], sizes: list[int], met: Meetings) -> list[tuple[int, ...]]:
