@@ -5,7 +5,7 @@ For every game and variant, seeded hands are played by the ``rules`` bot; at eac
 (no stock left) a world is sampled from the mover's view, exactly as ``pimc`` samples one,
 and solved under a time limit.  Printed per game: the median and the 90th percentile of the
 solve time at each number of cards the mover has still to play, with the share of worlds
-that hit the limit, and the size ``SOLVE_CARDS`` now gives the game.
+that hit the limit, and the size ``pimc`` now solves (``SOLVE_CARDS``; a rami: all of it).
 
 ``pimc`` values 24 worlds a decision by default and should decide in about a second, so a
 size is affordable when its median solve is at most about 40 ms and its slow worlds
@@ -28,19 +28,22 @@ from collections import defaultdict
 import tricktaker as tt
 from tricktaker.bots import make_bot, view_of
 from tricktaker.bots.pimc import SOLVE_CARDS, cards_to_play
+from tricktaker.bots.playout import solves_whole_hand
 from tricktaker.solver import SolveError, SolveTimeout, solve
 from tricktaker.solver.points import BENCH_VARIANTS
 
-GAMES = {"tuppi": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS}
-"""Tuppi's hands are mostly rami when the rules bot bids; ``tuppi-nolo`` passes every bid it can,
-so the hands are played as nolo (a hand that still ends up rami is skipped)."""
+GAMES = {"tuppi": ("tuppi", {}), "tuppi-rami": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS}
+"""Tuppi's hands are mostly rami when the rules bot bids; ``tuppi-rami`` and ``tuppi-nolo`` count
+only the hands played in that contract (every sooli offer is passed)."""
+
+CONTRACTS = {"tuppi-rami": "rami", "tuppi-nolo": "nolo"}
 
 
 def solve_times(name: str, options: dict[str, object], hands: int, limit: float,
                 stock: bool = False, contract: str | None = None) -> dict[int, list[float | None]]:
     """Seconds per world solve by cards left to the mover (None: over ``limit``); with
-    ``stock``, card plays while a stock lasts too; with ``contract``, every bid that can pass
-    does, and only hands played as ``contract`` count."""
+    ``stock``, card plays while a stock lasts too; with ``contract``, every bid or offer that
+    can pass does, and only hands played as ``contract`` count."""
     game = tt.new_game(name, **options)  # type: ignore[arg-type]
     times: dict[int, list[float | None]] = defaultdict(list)
     for seed in range(hands):
@@ -85,8 +88,9 @@ def main() -> None:
     for key in args.games.split(","):
         name, options = GAMES[key]
         times = solve_times(name, options, args.hands, args.limit, args.stock,
-                            "nolo" if key == "tuppi-nolo" else None)
-        print(f"\n{key} (SOLVE_CARDS {SOLVE_CARDS.get(name)}): cards left, worlds, median ms, "
+                            CONTRACTS.get(key))
+        size = "all" if solves_whole_hand(name, CONTRACTS.get(key)) else SOLVE_CARDS.get(name)
+        print(f"\n{key} (pimc solves {size}): cards left, worlds, median ms, "
               "90th percentile ms, over the limit")
         for cards in sorted(times, reverse=True):
             spent = sorted(float("inf") if t is None else t for t in times[cards])

@@ -112,6 +112,36 @@ def test_pimc_solves_small_card_play_and_rolls_out_the_rest(monkeypatch: pytest.
     assert len(calls) >= 2 * 4  # at least two worlds at four decisions with a choice
 
 
+@pytest.mark.parametrize(("contract", "solve_cards", "largest"), [
+    ("rami", None, 13), ("nolo", None, 0), ("rami", 12, 12)])
+def test_pimc_solves_tuppi_rami_from_the_first_card_and_nolo_only_near_the_end(
+        contract: str, solve_cards: int | None, largest: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rami's full deal solves in milliseconds (``playout.SOLVED_PLAY``), so by default its card
+    play is solved from the first card; a nolo's can take seconds, so its first tricks are rolled
+    out (``SOLVE_CARDS``); a ``solve_cards`` option is one limit for every contract."""
+    import tricktaker.solver as solver
+
+    sizes: list[int] = [0]
+
+    def counting_solve(state: tt.State, time_limit: float | None = None) -> object:
+        assert state.contract == contract  # type: ignore[attr-defined]
+        sizes.append(len(state.hand(state.current_player)))  # type: ignore[attr-defined]
+        return real_solve(state, time_limit=time_limit)
+
+    real_solve = solver.solve
+    monkeypatch.setattr(solver, "solve", counting_solve)
+    rules, pimc = make_bot("rules", seed=1), PimcBot(seed=1, worlds=2, solve_cards=solve_cards)
+    state = tt.new_game("tuppi").new_hand(seed=3)
+    while state.phase != "play":  # type: ignore[attr-defined]
+        black = [a for a in state.legal_actions() if a.text == "bid nolo" or a.text[-1:] in "SC"]
+        state.apply(black[0] if contract == "nolo" else rules.act(view_of(state, state.current_player)))
+    assert state.contract == contract  # type: ignore[attr-defined]
+    assert pimc_module.SOLVE_CARDS["tuppi"] < 12
+    for _ in range(8):  # the first two tricks: 13 and 12 cards in hand
+        state.apply(pimc.act(view_of(state, state.current_player)))
+    assert max(sizes) == largest
+
+
 def test_pimc_solves_each_of_its_worlds_and_replays_exactly_in_one_process(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Every uniformly drawn world is solved once, none takes another's values.  (Worlds were

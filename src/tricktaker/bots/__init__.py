@@ -136,7 +136,8 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "time": _TIME,
         "rollout": _ROLLOUT,
         "solve_cards": BotOption(int, 0, 52, nullable=True, doc="solve worlds with at most this many "
-                                 "cards to play (none: the game's default)"),
+                                 "cards to play, in every contract (none: the game's default, "
+                                 "whole hands of Tuppi rami and sooli)"),
         "max_candidates": BotOption(int, 1, 1000, doc="the most actions valued"),
         "confidence": BotOption(float, 0, 100, doc="standard errors a rollout must win by"),
         "infer": BotOption(str, choices=("none", "rules"), doc="weight worlds by the other players' "

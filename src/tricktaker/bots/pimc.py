@@ -6,8 +6,11 @@ plays the action with the best total.  How a world values an action depends
 on where the hand is:
 
 - **Card play the solver can afford** (``solve_cards``: at most that many
-  cards still to play): ``tt.solve`` gives the exact double-dummy value of
-  every legal action.  This is the classic PIMC of bridge and skat programs.
+  cards still to play; all of it in the contracts of
+  :data:`~tricktaker.bots.playout.SOLVED_PLAY`, Tuppi rami and sooli, whose
+  full deals solve in milliseconds): ``tt.solve`` gives the exact
+  double-dummy value of every legal action.  This is the classic PIMC of
+  bridge and skat programs.
 - **Everything else** (bidding, sooli answers, exchanges, declarations before
   play, and the first tricks of games whose full deals are too slow to solve
   many times a second): the action is applied and the world is played to the
@@ -54,7 +57,16 @@ from typing import Any
 from ..engine import Action, Game, State
 from .base import Bot, View
 from .belief import weighted_worlds
-from .playout import ROLLOUTS, SOLVED_PLAY, Rollout, check_budget, hand_over, play_out, solved_playout
+from .playout import (
+    ROLLOUTS,
+    SOLVED_PLAY,
+    Rollout,
+    check_budget,
+    hand_over,
+    play_out,
+    solved_playout,
+    solves_whole_hand,
+)
 
 PHASES = ("rollout", "solve")
 """How ``pimc`` values decisions before card play: ``rollout`` plays each world out by the rollout
@@ -78,6 +90,11 @@ SOLVE_CARDS: dict[str, int] = {
     "huutopussi": 9,
 }
 """Per game, the most cards still to play (:func:`cards_to_play`) at which a world is solved.
+
+The contracts of :data:`~tricktaker.bots.playout.SOLVED_PLAY` (Tuppi rami and sooli) are
+solved from their first card whatever the limit here, which is then the limit of the game's
+other contracts (Tuppi nolo).  A ``solve_cards`` option on the bot is one limit for every
+contract.
 
 Measured with ``bench/solve_cards.py`` on the worlds this bot samples (docs/bots.md): at
 these sizes the median solve takes under 25 ms and nine in ten under about 100 ms, and one
@@ -226,8 +243,12 @@ class PimcBot(Bot):
             return False
         if getattr(view.game, "cabrero", False):
             return False  # the solver counts points, not cabrero's losing places: roll out instead
+        if observation.get("stock_size"):
+            return False
+        if self.solve_cards is None and solves_whole_hand(view.game.name, observation.get("contract")):
+            return True
         limit = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS.get(view.game.name, 0)
-        return cards_to_play(observation, view.seat) <= limit and not observation.get("stock_size")
+        return cards_to_play(observation, view.seat) <= limit
 
     def decide(self, view: View) -> Action:
         rng = self._rng
@@ -309,8 +330,8 @@ def _solved_world(world: State, choices: list[Action], rollout: Rollout, luck: i
             child.apply(rollout(child, seat, rng))
         starts.append(child)
     keys = [_play_start(child) for child in starts]
-    affordable = SOLVED_PLAY[world.game.name]
-    if all(hand_over(child, world.hand_number) or affordable(child) for child in starts):
+    if all(hand_over(child, world.hand_number)
+           or solves_whole_hand(world.game.name, getattr(child, "contract", None)) for child in starts):
         solved: dict[tuple[Any, ...], list[float] | None] = {}
         for key, child in zip(keys, starts, strict=True):
             if key not in solved:

@@ -31,7 +31,7 @@ from ..engine import Action, State
 from .base import View
 
 __all__ = ["ROLLOUTS", "SOLVED_PLAY", "Rollout", "check_budget", "hand_over", "hand_rewards", "play_out",
-           "rewards_of", "solved_playout", "world_view"]
+           "rewards_of", "solved_playout", "solves_whole_hand", "world_view"]
 
 Rollout = Callable[[State, int, random.Random], Action]
 """A rollout policy: the action for ``seat`` (the one to act) in a world the bot owns."""
@@ -111,21 +111,28 @@ def play_out(state: State, rollout: Rollout, rng: random.Random) -> list[float]:
     return hand_rewards(state)
 
 
-SOLVED_PLAY: dict[str, Callable[[State], bool]] = {
-    "tuppi": lambda state: getattr(state, "contract", None) in ("rami", "sooli"),
+SOLVED_PLAY: dict[str, frozenset[str]] = {
+    "tuppi": frozenset({"rami", "sooli"}),
 }
-"""Per game, the hands whose card play :func:`solved_playout` solves from the first card.
+"""Per game, the contracts whose card play is solved from the first card, whole.
 
 A game is here when its state reads the hand's result from one solved value
 (``solved_hand_points``) and its full deal solves fast enough to do so in
-every sampled world of a decision: Tuppi rami (median 18 ms a full deal,
-docs/solver.md) and sooli (a few ms), but not nolo, whose full deals take from
-under a second to tens of seconds.  The point games' solved value is one
-side's points only (the other side's are not fixed by it), so their hands are
-not read from one solve; Huutopussi's full deals take hundreds of
-milliseconds besides.  Bondtolva and Marjapussi have no decision before card
-play that the solver does not already take.
+every sampled world of a decision: Tuppi rami (median 18 ms a full deal at
+the opening lead, 7 ms a world at the first trick's later seats, docs/bots.md)
+and sooli (a few ms), but not nolo, whose full deals take from under a second
+to tens of seconds.  :func:`solved_playout` solves these hands from their first
+card, and ``pimc`` solves their card play from the first card too.  The point
+games' solved value is one side's points only (the other side's are not fixed
+by it), so their hands are not read from one solve; Huutopussi's full deals
+take hundreds of milliseconds besides.  Bondtolva and Marjapussi have no
+decision before card play that the solver does not already take.
 """
+
+
+def solves_whole_hand(game: str, contract: object) -> bool:
+    """True when ``game``'s hands in ``contract`` are solved from their first card (:data:`SOLVED_PLAY`)."""
+    return contract in SOLVED_PLAY.get(game, frozenset())
 
 
 def solved_playout(state: State, rollout: Rollout, rng: random.Random,
@@ -150,8 +157,7 @@ def solved_playout(state: State, rollout: Rollout, rng: random.Random,
         state.apply(rollout(state, seat, rng))
     if hand_over(state, number):
         return hand_rewards(state)
-    affordable = SOLVED_PLAY.get(state.game.name)
-    if affordable is None or not affordable(state):
+    if not solves_whole_hand(state.game.name, getattr(state, "contract", None)):
         return None
     try:
         solution = solve(state, time_limit=time_limit)
