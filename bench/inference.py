@@ -15,7 +15,10 @@ answer, one decision at a time, with far less noise:
    is 0 and nothing is solved.
 
 It prints the mean loss per decision of each bot, their difference with a
-95% interval, and how often they disagreed.  The interval is over hands
+95% interval, how often they disagreed, and the share of the second bot's
+loss the first avoids: with ``--bots BOT,rules`` that is the share of the
+rules-to-oracle gap in card play BOT closes, on the same positions (the
+oracle's loss is 0 by definition).  The interval is over hands
 (each hand's summed difference is one observation), since the decisions of
 one hand share a deal and are not independent.
 
@@ -58,6 +61,8 @@ class Tally:
     loss_a: float = 0.0
     loss_b: float = 0.0
     per_hand: list[float] = field(default_factory=list)
+    hand_a: list[float] = field(default_factory=list)
+    hand_b: list[float] = field(default_factory=list)
     seconds_a: list[float] = field(default_factory=list)
     seconds_b: list[float] = field(default_factory=list)
 
@@ -67,7 +72,7 @@ def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], ta
     """One hand by ``players`` bots; every card decision with a choice judged for both ``specs``."""
     state: State = game.new_hand(seed=seed, dealer=seed % game.num_players)
     seats = [make_bot(players, seed=seed * 16 + s) for s in range(game.num_players)]
-    hand_difference = 0.0
+    hand_difference = hand_a = hand_b = 0.0
     decisions_seen = 0
     while not state.is_over():
         mover = state.current_player
@@ -96,8 +101,12 @@ def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], ta
                     tally.loss_a += cost_a
                     tally.loss_b += cost_b
                     hand_difference += cost_a - cost_b
+                    hand_a += cost_a
+                    hand_b += cost_b
         state.apply(seats[mover].act(view))
     tally.per_hand.append(hand_difference)
+    tally.hand_a.append(hand_a)
+    tally.hand_b.append(hand_b)
 
 
 def report(name: str, specs: tuple[str, str], tally: Tally) -> None:
@@ -112,6 +121,16 @@ def report(name: str, specs: tuple[str, str], tally: Tally) -> None:
     print(f"  loss per decision: {specs[0]} {tally.loss_a / per:.4f}, {specs[1]} {tally.loss_b / per:.4f}")
     print(f"  {specs[0]} - {specs[1]} per hand: {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] "
           f"(negative: the first loses less)")
+    if tally.loss_b > 0 and hands > 1:
+        # The share of the second bot's loss the first avoids: against ``rules``, the share of
+        # the rules-to-oracle gap in card play the first closes (the oracle loses nothing).
+        # Its interval by the delta method for a ratio of means over hands.
+        ratio = tally.loss_a / tally.loss_b
+        residuals = [a - ratio * b for a, b in zip(tally.hand_a, tally.hand_b, strict=True)]
+        error = statistics.stdev(residuals) / math.sqrt(hands) / statistics.fmean(tally.hand_b)
+        half = t_975(hands - 1) * error
+        print(f"  share of {specs[1]}'s loss {specs[0]} avoids: {1 - ratio:.1%} "
+              f"[{1 - ratio - half:.1%}, {1 - ratio + half:.1%}]")
     print(f"  median seconds per decision: {statistics.median(tally.seconds_a):.3f} / "
           f"{statistics.median(tally.seconds_b):.3f}")
 
