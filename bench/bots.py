@@ -3,7 +3,7 @@
 For each game the bot under test sits at seat 0 of seeded single hands with
 ``rules`` bots at the other seats; every seat-0 decision with more than one
 legal action is timed (the view is made before the clock starts, as the
-arena does).  The medians are what docs/bots.md quotes.
+arena does).  The medians are what docs/bots.md quotes; the slowest decision is printed too.
 
 The reference: OpenSpiel's IS-MCTS (``open_spiel.python.algorithms.ismcts``,
 random rollouts) deciding the card play of its own bridge
@@ -13,6 +13,7 @@ random rollouts and the same number of iterations deciding Tuppi card play
 above 1 means ours takes longer per decision.
 
 Run:  pip install -e ".[bench]"  &&  python bench/bots.py [--hands 3] [--games tuppi,tute]
+      python bench/bots.py --games tute-habanero --bots pimc,pimc:stock_cards=0   (no reference)
 """
 
 from __future__ import annotations
@@ -89,12 +90,23 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=3, help="seeded hands per game and bot (default 3)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated (default all)")
     parser.add_argument("--iterations", type=int, default=100, help="IS-MCTS iterations for the reference")
+    parser.add_argument("--bots", default=",".join(BOTS),
+                        help="comma-separated bot specs, e.g. pimc,pimc:stock_cards=0 (default: the four "
+                        "bots and the IS-MCTS reference; given, no reference)")
     args = parser.parse_args()
-    print(f"{'game':18}" + "".join(f"{bot:>12}" for bot in BOTS) + "   (median ms per decision)")
+    specs = args.bots.split(",")
+    width = max(12, *(len(spec) + 2 for spec in specs))
+    print(f"{'game':18}" + "".join(f"{spec:>{width}}" for spec in specs)
+          + "   (median / slowest ms per decision)")
     for key in args.games.split(","):
         name, options = GAMES[key]
-        medians = [statistics.median(decision_times(name, options, bot, args.hands)) * 1000 for bot in BOTS]
-        print(f"{key:18}" + "".join(f"{m:12.2f}" for m in medians), flush=True)
+        cells = []
+        for spec in specs:
+            times = decision_times(name, options, spec, args.hands)
+            cells.append(f"{statistics.median(times) * 1000:.1f} / {max(times) * 1000:.0f}")
+        print(f"{key:18}" + "".join(f"{cell:>{width}}" for cell in cells), flush=True)
+    if args.bots != ",".join(BOTS):
+        return
 
     spec = f"ismcts:iterations={args.iterations}:rollout=random"
     ours = statistics.median(decision_times("tuppi", {}, spec, args.hands, phase="play"))

@@ -12,8 +12,9 @@ size is affordable when its median solve is at most about 40 ms and its slow wor
 (the 90th percentile) stay within a few hundred milliseconds.
 
 ``--stock`` also solves the worlds of card plays while a stock lasts (Tute habanero,
-Bondtolva for two), which ``pimc`` does not solve today; their cards left are the mover's
-hand and its half of the stock still to draw.
+Bondtolva for two): the data behind ``bots.pimc.STOCK_SOLVE_CARDS``; their cards left
+(``cards_to_play``, as ``pimc`` counts them) are the mover's hand and its half of the stock
+still to draw.
 
 Run:  python bench/solve_cards.py [--hands 6] [--limit 2.0] [--games tuppi,tute-pairs] [--stock]
 """
@@ -27,7 +28,7 @@ from collections import defaultdict
 
 import tricktaker as tt
 from tricktaker.bots import make_bot, view_of
-from tricktaker.bots.pimc import SOLVE_CARDS, cards_to_play
+from tricktaker.bots.pimc import SOLVE_CARDS, STOCK_SOLVE_CARDS, cards_to_play
 from tricktaker.bots.playout import solves_whole_hand
 from tricktaker.solver import SolveError, SolveTimeout, solve
 from tricktaker.solver.points import BENCH_VARIANTS
@@ -39,13 +40,13 @@ only the hands played in that contract (every sooli offer is passed)."""
 CONTRACTS = {"tuppi-rami": "rami", "tuppi-nolo": "nolo"}
 
 
-def solve_times(name: str, options: dict[str, object], hands: int, limit: float,
-                stock: bool = False, contract: str | None = None) -> dict[int, list[float | None]]:
-    """Seconds per world solve by cards left to the mover (None: over ``limit``); with
-    ``stock``, card plays while a stock lasts too; with ``contract``, every bid or offer that
-    can pass does, and only hands played as ``contract`` count."""
+def solve_times(name: str, options: dict[str, object], hands: int, limit: float, stock: bool = False,
+                contract: str | None = None) -> dict[tuple[bool, int], list[float | None]]:
+    """Seconds per world solve (None: over ``limit``) by whether a stock lasted and the cards left
+    to the mover; with ``stock``, card plays while a stock lasts too; with ``contract``, every
+    bid or offer that can pass does, and only hands played as ``contract`` count."""
     game = tt.new_game(name, **options)  # type: ignore[arg-type]
-    times: dict[int, list[float | None]] = defaultdict(list)
+    times: dict[tuple[bool, int], list[float | None]] = defaultdict(list)
     for seed in range(hands):
         state = game.new_hand(seed=seed, dealer=seed % game.num_players)
         bots = [make_bot("rules", seed=seed * 8 + seat) for seat in range(game.num_players)]
@@ -73,7 +74,7 @@ def solve_times(name: str, options: dict[str, object], hands: int, limit: float,
                 except SolveError:
                     spent = -1.0
                 if spent != -1.0:
-                    times[cards_to_play(observation, seat) + to_draw // 2].append(spent)
+                    times[bool(to_draw), cards_to_play(observation, seat)].append(spent)
             state.apply(bots[seat].act(view))
     return times
 
@@ -90,13 +91,20 @@ def main() -> None:
         times = solve_times(name, options, args.hands, args.limit, args.stock,
                             CONTRACTS.get(key))
         size = "all" if solves_whole_hand(name, CONTRACTS.get(key)) else SOLVE_CARDS.get(name)
-        print(f"\n{key} (pimc solves {size}): cards left, worlds, median ms, "
-              "90th percentile ms, over the limit")
-        for cards in sorted(times, reverse=True):
-            spent = sorted(float("inf") if t is None else t for t in times[cards])
-            over = sum(t is None for t in times[cards])
-            print(f"  {cards:3d} {len(spent):6d} {_ms(spent[len(spent) // 2])} "
-                  f"{_ms(spent[min(len(spent) - 1, int(0.9 * len(spent)))])}   {over}")
+        for during_stock in sorted({during for during, _ in times}):
+            limits = f"pimc solves {STOCK_SOLVE_CARDS.get(name)}, while the stock lasts" \
+                if during_stock else f"pimc solves {size}"
+            print(f"\n{key} ({limits}): cards left, worlds, median ms, 90th percentile ms, "
+                  "mean ms, over the limit")
+            for stocked, cards in sorted(times, reverse=True):
+                if stocked != during_stock:
+                    continue
+                found = times[stocked, cards]
+                spent = sorted(float("inf") if t is None else t for t in found)
+                over = sum(t is None for t in found)
+                print(f"  {cards:3d} {len(spent):6d} {_ms(spent[len(spent) // 2])} "
+                      f"{_ms(spent[min(len(spent) - 1, int(0.9 * len(spent)))])} "
+                      f"{_ms(sum(spent) / len(spent))}   {over}")
 
 
 def _ms(seconds: float) -> str:

@@ -142,6 +142,96 @@ def test_pimc_solves_tuppi_rami_from_the_first_card_and_nolo_only_near_the_end(
     assert max(sizes) == largest
 
 
+def _stock_position(name: str, seed: int, cards: int) -> tt.State:
+    """A two-player hand of ``name`` played at random to a card play with a choice while the stock
+    lasts, the mover having ``cards`` cards to play (its half of the stock counted)."""
+    state = tt.new_game(name, players=2).new_hand(seed=seed)
+    rng = random.Random(seed)
+    while True:
+        seat = state.current_player
+        assert seat is not None, "the stock ran out before the position"
+        observation = state.observation(seat)
+        if observation["phase"] == "play" and observation.get("stock_size") \
+                and pimc_module.cards_to_play(observation, seat) == cards and len(state.legal_actions()) > 1:
+            return state
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name", ["tute", "bondtolva"])
+def test_cards_to_play_counts_the_stock_still_to_draw(name: str) -> None:
+    """The key of ``stock_cards`` (and of ``bench/solve_cards.py``): at every card play of a
+    two-player hand, the mover's hand plus its half of the stock is exactly what it plays from then on."""
+    state = tt.new_game(name, players=2).new_hand(seed=5)
+    rng = random.Random(5)
+    counted: list[tuple[int, int]] = []  # (seat, cards to play) at each of its turns in play
+    plays: list[int] = []  # the seat of every card played
+    while not state.is_over():
+        seat = state.current_player
+        assert seat is not None
+        observation = state.observation(seat)
+        action = rng.choice(state.legal_actions())
+        if observation["phase"] == "play" and action.kind == "play":
+            counted.append((seat, pimc_module.cards_to_play(observation, seat)))
+            plays.append(seat)
+        state.apply(action)
+    assert counted[0][1] > len(state.game.new_hand(seed=5).observation(counted[0][0])["hand"])
+    for turn, (seat, cards) in enumerate(counted):
+        assert cards == plays[turn:].count(seat), (turn, seat)
+
+
+@pytest.mark.parametrize(("name", "seed"), [("tute", 3), ("bondtolva", 2)])
+def test_pimc_solves_stock_worlds_up_to_stock_cards(name: str, seed: int,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a stock lasts a world is solved when the mover's cards to play (its half of the stock
+    counted) are at most ``stock_cards`` (default :data:`STOCK_SOLVE_CARDS`); above it, or with
+    ``stock_cards=0``, it is rolled out; ``solve_cards`` does not reach the stock."""
+    import tricktaker.solver as solver
+
+    calls: list[int] = []
+
+    def counting_solve(state: tt.State, time_limit: float | None = None) -> object:
+        calls.append(state.stock_size)  # type: ignore[attr-defined]
+        return real_solve(state, time_limit=time_limit)
+
+    real_solve = solver.solve
+    monkeypatch.setattr(solver, "solve", counting_solve)
+    limit = pimc_module.STOCK_SOLVE_CARDS[name]
+    assert limit > 0
+    for cards in (limit - 2, limit):
+        state = _stock_position(name, seed, cards)
+        view = view_of(state, state.current_player)  # type: ignore[arg-type]
+        cases: list[tuple[dict[str, int], bool]] = [
+            ({}, True), ({"stock_cards": cards}, True), ({"stock_cards": cards - 1}, False),
+            ({"stock_cards": 0}, False), ({"stock_cards": 0, "solve_cards": 52}, False)]
+        for options, solved in cases:
+            calls.clear()
+            action = PimcBot(seed=1, worlds=2, **options).act(view)
+            assert action in view.legal_actions
+            assert len(calls) == (2 if solved else 0), (cards, options)
+            assert all(calls), "a world solved after the stock"
+
+
+def test_pimc_in_a_stock_world_plays_the_solved_best() -> None:
+    """Solving a stock world counts its stock order: with one world the bot plays that world's
+    solved best (the rules choice first among equals), which it could not by a rollout."""
+    from tricktaker.solver import solve
+
+    state = _stock_position("tute", 3, 11)
+    seat = state.current_player
+    assert seat is not None
+    view = view_of(state, seat)
+    for bot_seed in range(4):
+        bot = PimcBot(seed=bot_seed, worlds=1)
+        rng = random.Random(bot_seed)
+        choices = pimc_module.candidates(view, rng, bot.max_candidates)
+        world = view.sample_world(rng)
+        values = solve(world).values
+        best = max(values[a] for a in choices)
+        action = bot.act(view)
+        assert values[action] == best
+        assert action == next(a for a in choices if values[a] == best)
+
+
 def test_pimc_solves_each_of_its_worlds_and_replays_exactly_in_one_process(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Every uniformly drawn world is solved once, none takes another's values.  (Worlds were
@@ -260,6 +350,8 @@ def test_bot_specs_carry_options() -> None:
     ("pimc:depth=3", "bot 'pimc' has no option 'depth'"),
     ("pimc:worlds", "bot option must be key=value"),
     ("pimc:worlds=0", "pimc option worlds must be a whole number 1..100000, not 0"),
+    ("pimc:stock_cards=-1", "pimc option stock_cards must be a whole number 0..52 or none, not -1"),
+    ("pimc:stock_cards=many", "pimc option stock_cards must be a whole number 0..52 or none, not many"),
     ("ismcts:rollout=smart", "ismcts option rollout must be one of .*, not smart"),
     ("random:worlds=2", "bot 'random' has no option 'worlds'"),
 ])
@@ -278,6 +370,7 @@ def test_a_bot_with_no_turn_refuses_to_act() -> None:
 
 def test_solve_cards_defaults_cover_every_game() -> None:
     assert set(pimc_module.SOLVE_CARDS) == set(tt.GAMES)
+    assert set(pimc_module.STOCK_SOLVE_CARDS) <= set(tt.GAMES)
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

@@ -107,6 +107,7 @@ def test_a_body_that_is_not_json_or_too_large_is_refused(server: Running) -> Non
     # (the limit is the game's own solve size, bots.pimc.SOLVE_CARDS)
     (f"pimc:solve_cards={SOLVE_CARDS['tuppi'] + 3}",
      f"solve_cards={SOLVE_CARDS['tuppi'] + 3} is over this server's limit of {SOLVE_CARDS['tuppi']}"),
+    ("pimc:stock_cards=12", "stock_cards=12 is over this server's limit of 0"),  # Tuppi has no stock
     ("pimc:max_candidates=500", "max_candidates=500 is over this server's limit of 64"),
     # what no bot takes (parse_bot's own checks)
     ("pimc:time=1e9", "time"),

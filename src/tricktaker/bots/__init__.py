@@ -138,6 +138,9 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "solve_cards": BotOption(int, 0, 52, nullable=True, doc="solve worlds with at most this many "
                                  "cards to play, in every contract (none: the game's default, "
                                  "whole hands of Tuppi rami and sooli)"),
+        "stock_cards": BotOption(int, 0, 52, nullable=True, doc="while a stock lasts, solve worlds with "
+                                 "at most this many cards to play, the mover's half of the stock "
+                                 "counted (0: never; none: the game's default)"),
         "max_candidates": BotOption(int, 1, 1000, doc="the most actions valued"),
         "confidence": BotOption(float, 0, 100, doc="standard errors a rollout must win by"),
         "infer": BotOption(str, choices=("none", "rules"), doc="weight worlds by the other players' "

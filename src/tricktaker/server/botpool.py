@@ -79,11 +79,12 @@ def check_spec(spec: Any, game: str, limits: BotLimits) -> str:
     ``parse_bot`` checks types and ranges (``pimc:worlds=abc``, ``pimc:time=-1``
     would fail on every move); then come the operator's caps, tighter than the
     bots' own ranges (``pimc:time=30`` against ``--bot-time 3``,
-    ``pimc:solve_cards=12`` against the game's size the solver affords), and
+    ``pimc:solve_cards=12`` against the game's size the solver affords, ``stock_cards`` likewise
+    while a stock lasts), and
     the bot is built once, which catches whatever else its constructor refuses.
     """
     from ..bots import make_bot, parse_bot
-    from ..bots.pimc import SOLVE_CARDS
+    from ..bots.pimc import SOLVE_CARDS, STOCK_SOLVE_CARDS
 
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError("a bot seat names its bot")
@@ -96,7 +97,8 @@ def check_spec(spec: Any, game: str, limits: BotLimits) -> str:
         raise BotSpecError(f"{name} sees every card: it is a yardstick for the arena, not a player")
     caps: dict[str, float] = {"time": limits.time, "worlds": limits.worlds,
                               "iterations": limits.iterations, "max_candidates": limits.candidates,
-                              "solve_cards": SOLVE_CARDS.get(game, 0)}
+                              "solve_cards": SOLVE_CARDS.get(game, 0),
+                              "stock_cards": STOCK_SOLVE_CARDS.get(game, 0)}
     for key, cap in caps.items():
         if isinstance(options.get(key), (int, float)) and options[key] > cap:
             unit = " s" if key == "time" else ""
