@@ -116,11 +116,13 @@ A world during the stock is deeper than its card count says, since the order of 
 is dealt too.  ``bench/solve_cards.py --stock --hands 8`` (docs/bots.md): in Tute habanero
 13 cards solve in a median 24 ms (90th percentile 54 ms), 14 in 33 ms (84 ms), 15 in 62 ms
 (360 ms); in Bondtolva for two 10 cards in 7 ms (63 ms), 11 in 55 ms (441 ms), 12 in 137 ms
-(445 ms).  At these limits the slowest decisions of ``pimc``'s 24 worlds stay near a second
-(``bench/bots.py``: 0.8 s in habanero, 1.6 s in Bondtolva; one card more, 4-5 s), and the
-median decision is faster than with rollouts.  Measured in play (``bench/inference.py``),
-solving halved ``pimc``'s double-dummy loss a card in habanero (0.45 against 0.95 points) and
-cut it to a third in Bondtolva for two (0.021 against 0.068).
+(445 ms).  At these limits ``pimc``'s median decision is faster than with rollouts (106
+against 172 ms in habanero, 12 against 63 ms in Bondtolva, ``bench/bots.py --hands 20``) and
+its slowest take 2-3 s (0.6 s and 0.14 s rolled out; one card more, 4-5 s).  Measured in
+play (``bench/inference.py``), solving halved ``pimc``'s double-dummy loss a card in
+habanero (0.45 against 0.95 points) and cut it to a third in Bondtolva for two (0.021
+against 0.068), where it also won a duplicate arena of 40 deals by +0.51 [+0.21, +0.82]
+points a deal (habanero: +2.70 [-3.03, +8.43], not clear).
 """
 
 
