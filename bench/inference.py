@@ -60,9 +60,9 @@ class Tally:
     unsolved: int = 0
     loss_a: float = 0.0
     loss_b: float = 0.0
-    per_hand: list[float] = field(default_factory=list)
     hand_a: list[float] = field(default_factory=list)
     hand_b: list[float] = field(default_factory=list)
+    """Each hand's summed loss of the first bot and of the second."""
     seconds_a: list[float] = field(default_factory=list)
     seconds_b: list[float] = field(default_factory=list)
 
@@ -72,7 +72,7 @@ def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], ta
     """One hand by ``players`` bots; every card decision with a choice judged for both ``specs``."""
     state: State = game.new_hand(seed=seed, dealer=seed % game.num_players)
     seats = [make_bot(players, seed=seed * 16 + s) for s in range(game.num_players)]
-    hand_difference = hand_a = hand_b = 0.0
+    hand_a = hand_b = 0.0
     decisions_seen = 0
     while not state.is_over():
         mover = state.current_player
@@ -100,19 +100,18 @@ def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], ta
                     cost_b = top - verdict.values[second]
                     tally.loss_a += cost_a
                     tally.loss_b += cost_b
-                    hand_difference += cost_a - cost_b
                     hand_a += cost_a
                     hand_b += cost_b
         state.apply(seats[mover].act(view))
-    tally.per_hand.append(hand_difference)
     tally.hand_a.append(hand_a)
     tally.hand_b.append(hand_b)
 
 
 def report(name: str, specs: tuple[str, str], tally: Tally) -> None:
-    hands = len(tally.per_hand)
-    mean = statistics.fmean(tally.per_hand)
-    spread = statistics.stdev(tally.per_hand) if hands > 1 else math.inf
+    per_hand = [a - b for a, b in zip(tally.hand_a, tally.hand_b, strict=True)]
+    hands = len(per_hand)
+    mean = statistics.fmean(per_hand)
+    spread = statistics.stdev(per_hand) if hands > 1 else math.inf
     half = t_975(hands - 1) * spread / math.sqrt(hands) if hands > 1 else math.inf
     per = max(tally.decisions, 1)
     print(f"{name}: {hands} hands, {tally.decisions} card decisions with a choice, "

@@ -267,13 +267,12 @@ class PimcBot(Bot):
             return False
         if getattr(view.game, "cabrero", False):
             return False  # the solver counts points, not cabrero's losing places: roll out instead
-        if observation.get("stock_size"):
-            limit = self.stock_cards if self.stock_cards is not None \
-                else STOCK_SOLVE_CARDS.get(view.game.name, 0)
-            return cards_to_play(observation, view.seat) <= limit
-        if self.solve_cards is None and solves_whole_hand(view.game.name, observation.get("contract")):
-            return True
-        limit = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS.get(view.game.name, 0)
+        stock = bool(observation.get("stock_size"))
+        limit, table = (self.stock_cards, STOCK_SOLVE_CARDS) if stock else (self.solve_cards, SOLVE_CARDS)
+        if limit is None:  # the game's own limits
+            if not stock and solves_whole_hand(view.game.name, observation.get("contract")):
+                return True
+            limit = table.get(view.game.name, 0)
         return cards_to_play(observation, view.seat) <= limit
 
     def decide(self, view: View) -> Action:

@@ -119,7 +119,7 @@ SOLVED_PLAY: dict[str, frozenset[str]] = {
 A game is here when its state reads the hand's result from one solved value
 (``solved_hand_points``) and its full deal solves fast enough to do so in
 every sampled world of a decision: Tuppi rami (median 18 ms a full deal at
-the opening lead, 7 ms a world at the first trick's later seats, docs/bots.md)
+the opening lead, a median 7 ms a world sampled at the first trick, docs/bots.md)
 and sooli (a few ms), but not nolo, whose full deals take from under a second
 to tens of seconds.  :func:`solved_playout` solves these hands from their first
 card, and ``pimc`` solves their card play from the first card too.  The point
