@@ -95,9 +95,10 @@ def test_pimc_solves_small_card_play_and_rolls_out_the_rest(monkeypatch: pytest.
 
     calls = []
 
-    def counting_solve(state: tt.State, time_limit: float | None = None) -> object:
+    def counting_solve(state: tt.State, time_limit: float | None = None,
+                       node_limit: int | None = None) -> object:
         calls.append(len(state.hand(state.current_player)))  # type: ignore[attr-defined]
-        return real_solve(state, time_limit=time_limit)
+        return real_solve(state, time_limit=time_limit, node_limit=node_limit)
 
     real_solve = solver.solve
     monkeypatch.setattr(solver, "solve", counting_solve)
@@ -123,10 +124,11 @@ def test_pimc_solves_tuppi_rami_from_the_first_card_and_nolo_only_near_the_end(
 
     sizes: list[int] = [0]
 
-    def counting_solve(state: tt.State, time_limit: float | None = None) -> object:
+    def counting_solve(state: tt.State, time_limit: float | None = None,
+                       node_limit: int | None = None) -> object:
         assert state.contract == contract  # type: ignore[attr-defined]
         sizes.append(len(state.hand(state.current_player)))  # type: ignore[attr-defined]
-        return real_solve(state, time_limit=time_limit)
+        return real_solve(state, time_limit=time_limit, node_limit=node_limit)
 
     real_solve = solver.solve
     monkeypatch.setattr(solver, "solve", counting_solve)
@@ -189,9 +191,10 @@ def test_pimc_solves_stock_worlds_up_to_stock_cards(name: str, seed: int,
 
     calls: list[int] = []
 
-    def counting_solve(state: tt.State, time_limit: float | None = None) -> object:
+    def counting_solve(state: tt.State, time_limit: float | None = None,
+                       node_limit: int | None = None) -> object:
         calls.append(state.stock_size)  # type: ignore[attr-defined]
-        return real_solve(state, time_limit=time_limit)
+        return real_solve(state, time_limit=time_limit, node_limit=node_limit)
 
     real_solve = solver.solve
     monkeypatch.setattr(solver, "solve", counting_solve)
@@ -241,9 +244,10 @@ def test_pimc_solves_each_of_its_worlds_and_replays_exactly_in_one_process(
 
     calls = []
 
-    def counting_solve(state: tt.State, time_limit: float | None = None) -> object:
+    def counting_solve(state: tt.State, time_limit: float | None = None,
+                       node_limit: int | None = None) -> object:
         calls.append(id(state))  # not the world itself: holding it would keep its id from reuse
-        return real_solve(state, time_limit=time_limit)
+        return real_solve(state, time_limit=time_limit, node_limit=node_limit)
 
     real_solve = solver.solve
     monkeypatch.setattr(solver, "solve", counting_solve)
@@ -264,14 +268,15 @@ def test_pimc_solves_each_of_its_worlds_and_replays_exactly_in_one_process(
 
 
 def test_pimc_with_a_time_budget_bounds_each_solve_and_still_decides(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A ``time`` budget is every solve's time limit: a world whose solve would overrun it is left
-    out, so a deep world cannot hold a decision up (here every solve overruns)."""
+    """A ``time`` budget is every solve's time limit, so a deep world cannot hold a decision up;
+    here every solve overruns, so no world is solved and the decision is rolled out instead."""
     import tricktaker.solver as solver
     from tricktaker.solver import SolveTimeout
 
     limits: list[float | None] = []
 
-    def overrunning_solve(state: tt.State, time_limit: float | None = None) -> object:
+    def overrunning_solve(state: tt.State, time_limit: float | None = None,
+                          node_limit: int | None = None) -> object:
         limits.append(time_limit)
         raise SolveTimeout("too deep")
 
@@ -308,6 +313,47 @@ def test_ismcts_decides_in_bidding_exchange_and_play() -> None:
             phases.add(state.phase)
         state.apply(action)
     assert len(phases) >= 3, phases
+
+
+def test_pimc_spends_at_most_its_node_budget_and_rolls_out_what_it_cannot_solve(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card-play decision's solves visit at most ``nodes`` search nodes in all (to within the
+    kernel's poll); when they solve ``min_worlds`` worlds the decision is made on those, else
+    it is rolled out instead."""
+    from tricktaker.solver.points import first_play, shared_solver
+
+    rolled: list[int] = []
+    real_rollouts = PimcBot._rolled_out_scores
+
+    def counting_rollouts(self: PimcBot, *args: object) -> object:
+        rolled.append(1)
+        return real_rollouts(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PimcBot, "_rolled_out_scores", counting_rollouts)
+    state = first_play(tt.new_game("marjapussi").new_hand(seed=5), random.Random(5))
+    for _ in range(12):  # into the second trick: worlds of 7-8 cards, thousands of nodes each
+        state.apply(state.legal_actions()[0])
+    view = view_of(state, state.current_player)  # type: ignore[arg-type]
+    counter = shared_solver()
+
+    def decide(**options: object) -> tuple[tt.Action, int]:
+        rolled.clear()
+        start = counter.nodes
+        action = PimcBot(seed=3, worlds=8, solve_cards=9, **options).act(view)  # type: ignore[arg-type]
+        return action, counter.nodes - start
+
+    _, unlimited = decide(nodes=None)
+    assert not rolled and unlimited > 20_000
+    budget = unlimited // 2
+    _, spent = decide(nodes=budget, min_worlds=2)
+    assert not rolled, "a budget for two or more of eight worlds decides on those"
+    assert spent <= budget + 1024
+    action, spent = decide(nodes=budget, min_worlds=8)
+    assert rolled and spent <= budget + 1024 and action in view.legal_actions
+    with pytest.raises(ValueError, match="nodes must be at least 1"):
+        PimcBot(nodes=0)
+    with pytest.raises(ValueError, match="min_worlds must be at least 1"):
+        PimcBot(min_worlds=0)
 
 
 def test_pimc_keeps_the_rules_choice_unless_rollouts_clearly_beat_it() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,7 @@ def test_solve_a_record_prints_the_deal_and_every_value(tmp_path: Path,
     for card in state.hand(state.current_player):
         assert str(card) in out
     assert f"Seat {state.current_player} to play: value {solution.value} tricks" in out
+    assert re.search(r"solved in \d+\.\d\d s, [\d,]+ search nodes", " ".join(out.split())), out
 
 
 def test_solve_moves_reach_the_play() -> None:

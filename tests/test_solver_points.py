@@ -446,6 +446,32 @@ def test_a_time_limit_stops_a_full_deal_and_leaves_the_table_fit_for_the_next_so
     assert solve(state).values == tute_solver.solve_tute(state).values
 
 
+def test_a_node_limit_stops_a_solve_at_the_same_node_and_names_the_limit() -> None:
+    """``tt.solve(node_limit=N)`` stops after N nodes (to within the kernel's poll of 1,024) with
+    SolveTimeout naming the node limit, leaves the state as it was and the table fit for the
+    next solve; a limit above what the solve needs changes nothing, and ``Solution.nodes`` is
+    what the solve visited.  A bad limit is refused before anything is searched."""
+    from tricktaker.solver import SolveTimeout
+    from tricktaker.solver.points import first_play, shared_solver
+
+    state = first_play(tt.new_game("marjapussi").new_hand(seed=3), random.Random(3))
+    before = state.to_json()
+    full = solve(state)
+    assert full.nodes > 100_000
+    counter = shared_solver()
+    for limit in (1, 5_000, full.nodes // 2):
+        start = counter.nodes
+        with pytest.raises(SolveTimeout, match=f"node limit of {limit} nodes"):
+            solve(state, node_limit=limit)
+        assert limit <= counter.nodes - start <= limit + 1024
+    assert state.to_json() == before
+    roomy = solve(state, node_limit=10 * full.nodes)
+    assert roomy.values == full.values and 0 < roomy.nodes <= 10 * full.nodes
+    for bad in (0, -5, 2.5, True, "100"):
+        with pytest.raises(ValueError, match="node_limit must be a positive whole number"):
+            solve(state, node_limit=bad)  # type: ignore[arg-type]
+
+
 def test_bad_arrays_are_refused_not_crashed_on() -> None:
     """Wrong shapes, item sizes and impossible rows give TypeError or ValueError."""
     state = next(endgames("marjapussi", 1, 3))
@@ -459,7 +485,7 @@ def test_bad_arrays_are_refused_not_crashed_on() -> None:
         args = dict(S=rows, R=pos.rules, C=pos.cards, SD=pos.suits, ST=pos.stock, TK=keys, TB=bounds,
                     M=moves, SC=scores, W=work, stats=stats, om=out[0], ov=out[1])
         args.update(change)
-        return K.root_values(*args.values(), 0.0, False)
+        return K.root_values(*args.values(), 0.0, False, 0)
 
     assert call() > 0
     bad: list[dict[str, object]] = [

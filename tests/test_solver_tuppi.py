@@ -315,6 +315,22 @@ def test_a_time_limit_stops_a_full_deal_and_leaves_the_table_sound() -> None:
     assert solver.card_values(rami_lead(other, 2), deadline=deadline) == dds_lead_values(other, 2)
 
 
+def test_a_node_limit_stops_the_no_trump_search_and_leaves_the_table_sound() -> None:
+    """``max_nodes`` stops a full deal's card values after that many nodes (to within the
+    kernel's poll of 1,024) with TimeoutError; a search given more than it needs is exact, and
+    the stopped ones left nothing unsound in the table."""
+    hands = deal_from_seed(2, 0, ANGLO_52, [13] * 4)
+    pos = rami_lead(hands, 2)
+    solver = TrickSolver()
+    for limit in (1, 3_000, 40_000):
+        solver.new_search()
+        start = solver.nodes
+        with pytest.raises(TimeoutError, match="node limit"):
+            solver.card_values(pos, max_nodes=limit)
+        assert limit <= solver.nodes - start <= limit + 1024
+    assert solver.card_values(pos, max_nodes=10**9) == dds_lead_values(hands, 2)
+
+
 def test_a_stopped_search_mid_way_leaves_exact_bounds() -> None:
     """Stopped at many points (time limits from 1 ms up), then finished: each card's value is
     still DDS's, so no bound from an unfinished subtree reached the table."""
@@ -401,7 +417,8 @@ def test_bad_array_arguments_raise_instead_of_crashing() -> None:
     def call(**changes: object) -> object:
         args: dict[str, object] = dict(hands=hands, order=order, tsize=4, side=sides, maxside=0, counted=0,
                                        leader=0, pos=0, lead_suit=-1, best=0, best_seat=-1, table=0, won=0,
-                                       target=2, tt=tt, stats=stats, time_left=0.0, signals=False)
+                                       target=2, tt=tt, stats=stats, time_left=0.0, signals=False,
+                                       max_nodes=0)
         args.update(changes)
         return _tricks.search(*args.values())  # type: ignore[arg-type]
 

@@ -548,7 +548,7 @@ def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
         table.add_row(Text(str(action), style=style), Text(str(value), style=style))
     out.print(table)
     out.print(Text(f"Seat {solution.mover} to play: value {solution.value} {solution.units} under "
-                   f"best play by everyone (solved in {elapsed:.2f} s)."))
+                   f"best play by everyone (solved in {elapsed:.2f} s, {solution.nodes:,} search nodes)."))
     return 0
 
 

@@ -155,6 +155,10 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
                             "game allows it (solve)"),
         "phase_time": BotOption(float, maximum=3600, above=0, doc="with phases=solve: seconds each "
                                 "solve from the first card may take"),
+        "nodes": BotOption(int, 1, 10**12, nullable=True, doc="search nodes a card-play decision's "
+                           "solves may visit in all (none: no limit)"),
+        "min_worlds": BotOption(int, 1, 100_000, doc="the fewest worlds a card-play decision must "
+                                "solve within its budget, else it is rolled out"),
     },
     "ismcts": {
         "iterations": BotOption(int, 1, 1_000_000, doc="worlds walked per decision"),

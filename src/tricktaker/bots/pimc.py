@@ -40,10 +40,13 @@ Phases with a great many actions (Huutopussi's exchange of 3 cards from 12)
 are narrowed to ``max_candidates``: the rules policy's choice and a seeded
 sample of the rest.
 
-Deterministic given ``seed`` when the ``worlds`` budget binds; a ``time``
-budget stops sampling early at the cost of that, and also bounds each solve
-(``tt.solve``'s ``time_limit``): a world whose solve would overrun the budget
-is left out, so a rare deep world never holds the decision up.
+A solved decision has a budget of search nodes (``nodes``, :data:`NODE_BUDGET` by default,
+about a second here), spent world by world through ``tt.solve``'s ``node_limit``: a rare
+deep world never holds the decision up, and a decision that cannot solve ``min_worlds``
+worlds within it is rolled out instead.  Counted in nodes, the budget stops at the same
+place on any machine, so the bot stays deterministic given ``seed`` (and the solves before
+it in the process).  A ``time`` budget stops sampling early and bounds each solve too, at
+the cost of that determinism.
 """
 
 from __future__ import annotations
@@ -79,8 +82,8 @@ INFERENCES = ("none", "rules")
 weighted by how likely each makes the other players' actions under the rules model
 (:mod:`tricktaker.bots.belief`)."""
 
-__all__ = ["INFERENCES", "PHASES", "SOLVE_CARDS", "STOCK_SOLVE_CARDS", "PimcBot", "answered_no", "candidates",
-           "cards_to_play", "warm_up"]
+__all__ = ["INFERENCES", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "STOCK_SOLVE_CARDS", "PimcBot",
+           "answered_no", "candidates", "cards_to_play", "warm_up"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 10,
@@ -124,6 +127,15 @@ habanero (0.45 against 0.95 points) and cut it to a third in Bondtolva for two (
 against 0.068), where it also won a duplicate arena of 40 deals by +0.51 [+0.21, +0.82]
 points a deal (habanero: +2.70 [-3.03, +8.43], not clear).
 """
+
+
+NODE_BUDGET = 10_000_000
+"""The search nodes a card-play decision's solves may visit in all, by default: about a second
+of this project's 2-core build machine (docs/bots.md).  A budget in nodes rather than seconds
+stops every search at the same node on any machine and under any load, so the bot stays
+deterministic given its seed; where the budget does not solve ``min_worlds`` worlds the
+decision is rolled out instead.  At :data:`SOLVE_CARDS` it binds only on the deepest first
+tricks; it is what lets a game solve a card earlier than its median alone would allow."""
 
 
 def candidates(view: View, rng: random.Random, limit: int) -> list[Action]:
@@ -222,7 +234,10 @@ class PimcBot(Bot):
     ``spread`` share of the worlds drawn), ``none`` (the default) samples uniformly;
     ``phases``: ``solve`` values decisions before card play by solving each world's
     card play from its first card where the game allows it (:data:`PHASES`), each
-    solve given ``phase_time`` seconds at most.
+    solve given ``phase_time`` seconds at most; ``nodes``: the search nodes a card-play
+    decision's solves may visit in all (:data:`NODE_BUDGET`; none: no limit), and
+    ``min_worlds``: the fewest worlds it must solve within that (or ``time``), else it is
+    rolled out instead.
     """
 
     name = "pimc"
@@ -231,8 +246,13 @@ class PimcBot(Bot):
                  rollout: str = "rules", solve_cards: int | None = None,
                  stock_cards: int | None = None, max_candidates: int = 12, confidence: float = 1.5,
                  infer: str = "none", trust: float = 0.8, pool: int = 3, phases: str = "rollout",
-                 phase_time: float = 0.1, spread: float = 0.0) -> None:
+                 phase_time: float = 0.1, spread: float = 0.0, nodes: int | None = NODE_BUDGET,
+                 min_worlds: int = 8) -> None:
         check_budget("worlds", worlds, time, rollout)
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"nodes must be at least 1 (or none: no limit), not {nodes}")
+        if min_worlds < 1:
+            raise ValueError(f"min_worlds must be at least 1, not {min_worlds}")
         if infer not in INFERENCES:
             raise ValueError(f"unknown infer {infer!r} (choices: {', '.join(INFERENCES)})")
         if not 0 < trust < 1:
@@ -259,6 +279,8 @@ class PimcBot(Bot):
         self.spread = spread
         self.phases = phases
         self.phase_time = phase_time
+        self.nodes = nodes
+        self.min_worlds = min_worlds
 
     def _solves(self, view: View) -> bool:
         """True when this decision is card play small enough for the solver."""
@@ -278,55 +300,82 @@ class PimcBot(Bot):
     def decide(self, view: View) -> Action:
         rng = self._rng
         choices = candidates(view, rng, self.max_candidates)
-        scores: dict[Action, list[float]] = {action: [] for action in choices}
-        solving = self._solves(view)
-        side = view.game.side_of(view.seat)
-        rollout = ROLLOUTS[self.rollout]
         deadline = None if self.time is None else clock.perf_counter() + self.time
-        worlds: Iterator[State]
+        scores = self._solved_scores(view, choices, deadline) if self._solves(view) else None
+        solved = scores is not None
+        if scores is None:
+            scores = self._rolled_out_scores(view, choices, deadline)
+        preferred = choices[0]  # the rules choice, first of equals
+        best = max(choices, key=lambda a: sum(scores[a]))
+        if solved or best is preferred or _clearly_better(scores[best], scores[preferred], self.confidence):
+            return best
+        return preferred
+
+    def _worlds(self, view: View) -> Iterator[State]:
+        """The worlds of one decision: uniform, or weighted by the other players' actions."""
         if self.infer == "rules":
-            worlds = iter(weighted_worlds(view, rng, self.worlds, self.pool, self.trust,
-                                                 spread=self.spread))
-        else:
-            worlds = (view.sample_world(rng) for _ in range(self.worlds))
+            return iter(weighted_worlds(view, self._rng, self.worlds, self.pool, self.trust,
+                                        spread=self.spread))
+        return (view.sample_world(self._rng) for _ in range(self.worlds))
+
+    def _solved_scores(self, view: View, choices: list[Action],
+                       deadline: float | None) -> dict[Action, list[float]] | None:
+        """Each candidate's double-dummy value in each world solved within the budget, or None
+        when fewer than ``min_worlds`` worlds were solved before the ``nodes`` or ``time`` budget
+        ran out: a decision on a handful of deals is worse than one rolled out over all of them."""
+        from ..solver import SolveTimeout, solve
+
+        scores: dict[Action, list[float]] = {action: [] for action in choices}
         solved: dict[int, tuple[State, dict[Action, int]]] = {}
         """A world drawn twice by weight is solved once.  Keyed by identity, so each world is kept
         with its values: a world let go could hand its id to the next one drawn."""
-        phase_solving = (not solving and self.phases == "solve"
-                         and view.observation.get("phase") != "play" and view.game.name in SOLVED_PLAY)
-        for world in worlds:
-            if solving:
-                from ..solver import SolveTimeout, solve
+        nodes_left = self.nodes
+        for world in self._worlds(view):
+            if id(world) not in solved:
+                limit = None if deadline is None else max(deadline - clock.perf_counter(), 1e-3)
+                try:
+                    solution = solve(world, time_limit=limit, node_limit=nodes_left)
+                except SolveTimeout:
+                    break
+                solved[id(world)] = (world, solution.values)
+                if nodes_left is not None:
+                    nodes_left -= solution.nodes
+            values = solved[id(world)][1]
+            for action in choices:
+                scores[action].append(values[action])
+            if (deadline is not None and clock.perf_counter() > deadline) \
+                    or (nodes_left is not None and nodes_left < 1):
+                break
+        if len(scores[choices[0]]) < min(self.min_worlds, self.worlds):
+            return None
+        return scores
 
-                if id(world) not in solved:
-                    limit = None if deadline is None else max(deadline - clock.perf_counter(), 1e-3)
-                    try:
-                        solved[id(world)] = (world, solve(world, time_limit=limit).values)
-                    except SolveTimeout:
-                        break  # the budget is spent (no world solved: the rules choice, tied first)
-                values = solved[id(world)][1]
-                for action in choices:
-                    scores[action].append(values[action])
+    def _rolled_out_scores(self, view: View, choices: list[Action],
+                           deadline: float | None) -> dict[Action, list[float]]:
+        """Each candidate's reward in each world, played out by the rollout policy (or, with
+        ``phases=solve``, before card play, its card play solved where the game allows it)."""
+        rng = self._rng
+        scores: dict[Action, list[float]] = {action: [] for action in choices}
+        side = view.game.side_of(view.seat)
+        rollout = ROLLOUTS[self.rollout]
+        phase_solving = (self.phases == "solve" and view.observation.get("phase") != "play"
+                         and view.game.name in SOLVED_PLAY)
+        for world in self._worlds(view):
+            luck = rng.getrandbits(64)
+            if phase_solving:
+                limit = self.phase_time if deadline is None else \
+                    max(min(self.phase_time, deadline - clock.perf_counter()), 1e-3)
+                results = _solved_world(world, choices, rollout, luck, limit)
+                for action, rewards in zip(choices, results, strict=True):
+                    scores[action].append(rewards[side])
             else:
-                luck = rng.getrandbits(64)
-                if phase_solving:
-                    limit = self.phase_time if deadline is None else \
-                        max(min(self.phase_time, deadline - clock.perf_counter()), 1e-3)
-                    results = _solved_world(world, choices, rollout, luck, limit)
-                    for action, rewards in zip(choices, results, strict=True):
-                        scores[action].append(rewards[side])
-                else:
-                    for action in choices:
-                        child = world.clone()
-                        child.apply(action)
-                        scores[action].append(play_out(child, rollout, random.Random(luck))[side])
+                for action in choices:
+                    child = world.clone()
+                    child.apply(action)
+                    scores[action].append(play_out(child, rollout, random.Random(luck))[side])
             if deadline is not None and clock.perf_counter() > deadline:
                 break
-        preferred = choices[0]  # the rules choice, first of equals
-        best = max(choices, key=lambda a: sum(scores[a]))
-        if solving or best is preferred or _clearly_better(scores[best], scores[preferred], self.confidence):
-            return best
-        return preferred
+        return scores
 
     def __repr__(self) -> str:
         inference = f", infer={self.infer!r}" if self.infer != "none" else ""

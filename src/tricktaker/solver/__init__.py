@@ -25,9 +25,12 @@ installed, so the first solve in a process is as fast as any other.
 check them.
 
 A solve can be stopped: ``solve(state, time_limit=2.0)`` raises
-:class:`SolveTimeout` once two seconds have passed, and Ctrl-C interrupts a
-solve running in the main thread (``KeyboardInterrupt``) within a fraction of a
-second.  Either way the solver stays usable: nothing half-searched is kept.
+:class:`SolveTimeout` once two seconds have passed, ``solve(state,
+node_limit=10**6)`` once the search has visited a million nodes (the same
+node on every machine, under any load: a budget that keeps a bot
+deterministic), and Ctrl-C interrupts a solve running in the main thread
+(``KeyboardInterrupt``) within a fraction of a second.  Either way the solver
+stays usable: nothing half-searched is kept.
 """
 
 from __future__ import annotations
@@ -47,9 +50,9 @@ class SolveError(IllegalActionError):
 
 
 class SolveTimeout(TimeoutError):
-    """A solve that reached its ``time_limit`` before it had every value.
+    """A solve that reached its ``time_limit`` or ``node_limit`` before it had every value.
 
-    A ``TimeoutError``, not a :class:`SolveError`: the state was fine, the time was short.
+    A ``TimeoutError``, not a :class:`SolveError`: the state was fine, the budget was short.
     """
 
 
@@ -66,6 +69,11 @@ class Solution:
     value: int
     values: dict[Action, int] = field(default_factory=dict)
     units: str = ""
+    nodes: int = field(default=0, compare=False)
+    """Search nodes the solve visited: its cost, counted the same on any machine, so a caller can
+    spend a budget of them (``solve``'s ``node_limit``) over several solves.  Not part of the
+    answer: the same position can cost a little more or less after other solves, whose entries
+    in the table change which positions it keeps."""
 
     def best(self) -> list[Action]:
         """The legal actions that reach the position's value."""
@@ -79,26 +87,31 @@ searches release the GIL, so other Python threads run meanwhile.)"""
 
 
 class Solver(Protocol):
-    """A game adapter: solves one of its game's states by a ``time.monotonic()`` deadline (or none)."""
+    """A game adapter: solves one of its game's states by a ``time.monotonic()`` deadline (or none)
+    within ``max_nodes`` search nodes (0: no limit), raising ``TimeoutError`` at either."""
 
-    def __call__(self, state: State, deadline: float | None = None) -> Solution: ...
+    def __call__(self, state: State, deadline: float | None = None, max_nodes: int = 0) -> Solution: ...
 
 
 SOLVERS: dict[str, Solver] = {}
 """Game name -> the function that solves its states.  Filled by the game adapters below."""
 
 
-def solve(state: State, time_limit: float | None = None) -> Solution:
+def solve(state: State, time_limit: float | None = None, node_limit: int | None = None) -> Solution:
     """The value of ``state`` for the side to move, and of each of its legal actions.
 
     Raises :class:`SolveError` (a ``ValueError``) for a state outside the play
     phase, a finished match, or a game without a solver, and
     :class:`SolveTimeout` when ``time_limit`` seconds pass first (the time spent
-    waiting for another thread's solve counts).  Safe to call from several
-    threads: they take turns (see ``_ONE_AT_A_TIME``).
+    waiting for another thread's solve counts) or the search visits ``node_limit``
+    nodes first (a node is one move tried by the search, counted the same on any
+    machine).  Safe to call from several threads: they take turns (see ``_ONE_AT_A_TIME``).
     """
     if time_limit is not None and not time_limit > 0:  # (NaN is refused too)
         raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
+                                   or node_limit < 1):
+        raise ValueError(f"node_limit must be a positive whole number of nodes, not {node_limit!r}")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     name = state.game.name
     solver = SOLVERS.get(name)
@@ -111,9 +124,11 @@ def solve(state: State, time_limit: float | None = None) -> Solution:
     elif not _ONE_AT_A_TIME.acquire(timeout=max(0.0, deadline - time.monotonic())):
         raise SolveTimeout(f"no time left to solve: another solve held the solver for {time_limit} s")
     try:
-        return solver(state, deadline=deadline)
+        return solver(state, deadline=deadline, max_nodes=node_limit or 0)
     except TimeoutError:
-        raise SolveTimeout(f"the solve did not finish within its time limit of {time_limit} s") from None
+        if deadline is not None and time.monotonic() >= deadline:
+            raise SolveTimeout(f"the solve did not finish within its time limit of {time_limit} s") from None
+        raise SolveTimeout(f"the solve did not finish within its node limit of {node_limit} nodes") from None
     finally:
         _ONE_AT_A_TIME.release()
 

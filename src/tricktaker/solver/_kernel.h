@@ -91,7 +91,7 @@ static double tt_clock(void) {
 #endif
 }
 
-enum { TT_RUNNING = 0, TT_TIMED_OUT = 1, TT_INTERRUPTED = 2 };
+enum { TT_RUNNING = 0, TT_TIMED_OUT = 1, TT_INTERRUPTED = 2, TT_OUT_OF_NODES = 3 };
 
 /* How often a search looks at the clock (in nodes: a fraction of a millisecond, and a few
  * milliseconds while a fresh table is first touched), and how often, in
@@ -103,18 +103,23 @@ typedef struct {
     double deadline;        /* on tt_clock(); 0: no time limit */
     double next_signals;    /* when to run the signal handlers next; 0: never (not the main thread) */
     u64 next_poll;          /* node count at which to look again */
+    u64 node_stop;          /* node count at which to stop (0: no node limit) */
     PyThreadState *thread;  /* this thread's state while the GIL is released */
     int stop;               /* TT_RUNNING, TT_TIMED_OUT, or TT_INTERRUPTED (a Python error is set) */
 } tt_watch;
 
 /* Start watching and release the GIL.  ``seconds`` is the time left (<= 0: no limit);
  * ``signals`` says whether to run Python's signal handlers now and then (only the main thread
- * receives them, so the caller passes whether it is that thread). */
-static void tt_watch_begin(tt_watch *w, double seconds, int signals) {
+ * receives them, so the caller passes whether it is that thread); the search stops once its
+ * node count, which starts at ``first_node``, reaches ``first_node + max_nodes`` (max_nodes <= 0:
+ * no limit).  A node limit, unlike a time limit, stops a search at the same node on any machine
+ * under any load, so a bot given one decides the same way everywhere. */
+static void tt_watch_begin(tt_watch *w, double seconds, int signals, u64 first_node, i64 max_nodes) {
     double now = tt_clock();
     w->deadline = seconds > 0 ? now + seconds : 0;
     w->next_signals = signals ? now + TT_SIGNAL_EVERY : 0;
-    w->next_poll = TT_POLL_NODES;
+    w->next_poll = first_node + TT_POLL_NODES;
+    w->node_stop = max_nodes > 0 ? first_node + (u64)max_nodes : 0;
     w->stop = TT_RUNNING;
     w->thread = PyEval_SaveThread();
 }
@@ -122,6 +127,10 @@ static void tt_watch_begin(tt_watch *w, double seconds, int signals) {
 /* The slow part of tt_watch_poll: look at the clock, and run the signal handlers when due. */
 static int tt_watch_check(tt_watch *w, u64 nodes) {
     w->next_poll = nodes + TT_POLL_NODES;
+    if (w->node_stop != 0 && nodes >= w->node_stop) {
+        w->stop = TT_OUT_OF_NODES;
+        return 1;
+    }
     if (w->deadline == 0 && w->next_signals == 0) return 0;
     double now = tt_clock();
     if (w->deadline != 0 && now >= w->deadline) {
@@ -149,11 +158,16 @@ TT_INLINE int tt_watch_poll(tt_watch *w, u64 nodes) {
 }
 
 /* Take the GIL back.  Returns 0 when the search ran to its end; otherwise -1 with a Python
- * error set: TimeoutError for the time limit, or the signal handler's own (KeyboardInterrupt). */
+ * error set: TimeoutError for the time or node limit (its message says which), or the signal
+ * handler's own (KeyboardInterrupt). */
 static int tt_watch_end(tt_watch *w) {
     PyEval_RestoreThread(w->thread);
     if (w->stop == TT_TIMED_OUT) {
         PyErr_SetString(PyExc_TimeoutError, "the search reached its time limit");
+        return -1;
+    }
+    if (w->stop == TT_OUT_OF_NODES) {
+        PyErr_SetString(PyExc_TimeoutError, "the search reached its node limit");
         return -1;
     }
     return w->stop == TT_INTERRUPTED ? -1 : 0;

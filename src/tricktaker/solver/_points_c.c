@@ -1501,12 +1501,14 @@ static int row_call(Ctx *x, Bufs *b, Py_ssize_t d) {
 /* -- the module's functions ----------------------------------------------------------------- */
 
 PyDoc_STRVAR(root_values_doc,
-"root_values(S, R, C, SD, ST, TK, TB, M, SC, W, stats, out_moves, out_values, time_left, signals)\n"
+"root_values(S, R, C, SD, ST, TK, TB, M, SC, W, stats, out_moves, out_values, time_left, signals,\n"
+"            max_nodes)\n"
 "--\n\n"
 "Every legal move at row 0 of S and the maximiser's exact gain after it (into out_moves and\n"
 "out_values); return how many.  The search releases the GIL.  time_left (seconds, <= 0: no\n"
 "limit) stops it with TimeoutError; signals runs Python's signal handlers now and then, so\n"
-"Ctrl-C stops it (pass whether this is the main thread).  A stopped search stores nothing\n"
+"Ctrl-C stops it (pass whether this is the main thread); max_nodes (<= 0: no limit) stops it\n"
+"with TimeoutError once it has visited that many nodes.  A stopped search stores nothing\n"
 "more in the table.");
 
 static PyObject *py_root_values(PyObject *self, PyObject *args) {
@@ -1514,8 +1516,9 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     PyObject *oS, *oR, *oC, *oSD, *oST, *oTK, *oTB, *oM, *oSC, *oW, *ostats, *oom, *oov;
     double time_left;
     int signals;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOdp:root_values", &oS, &oR, &oC, &oSD, &oST, &oTK,
-                          &oTB, &oM, &oSC, &oW, &ostats, &oom, &oov, &time_left, &signals))
+    long long max_nodes;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOdpL:root_values", &oS, &oR, &oC, &oSD, &oST, &oTK,
+                          &oTB, &oM, &oSC, &oW, &ostats, &oom, &oov, &time_left, &signals, &max_nodes))
         return NULL;
     Ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -1550,7 +1553,7 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     x->nodes = (u64)stats[S_NODES];
     tt_watch w;
     x->watch = &w;
-    tt_watch_begin(&w, time_left, signals);
+    tt_watch_begin(&w, time_left, signals, x->nodes, (i64)max_nodes);
     int n = root_values_impl(x, out_moves, out_values);
     stats[S_NODES] = (i64)x->nodes;
     if (x->stop == 2) {

@@ -1160,6 +1160,7 @@ typedef struct {
     i64 extra[2]; /* the caller's own ints, from args[12] on */
     double time_left;
     int signals;
+    i64 max_nodes;
     i64 *tt, *stats;
     i64 hands[4], order[16], side[4];
 } Position;
@@ -1171,7 +1172,7 @@ static void position_release(Position *P) {
 
 /* args as for search(): hands, order, tsize, side, maxside, counted, leader, pos, lead_suit,
  * best, best_seat, table, then nextra ints named extra_names (checked by check_extra once
- * time_left and signals are read), then tt, stats, time_left, signals. */
+ * time_left and signals are read), then tt, stats, time_left, signals, max_nodes. */
 static int parse_position(PyObject *const *args, int nextra, const char *const *extra_names,
                           int (*check_extra)(const i64 *extra), Position *P) {
     memset(P, 0, sizeof *P);
@@ -1183,11 +1184,12 @@ static int parse_position(PyObject *const *args, int nextra, const char *const *
         return -1;
     for (int i = 0; i < nextra; i++)
         if (get_int(args[12 + i], &P->extra[i], extra_names[i]) < 0) return -1;
-    int tail = 12 + nextra; /* tt, stats, time_left, signals */
+    int tail = 12 + nextra; /* tt, stats, time_left, signals, max_nodes */
     P->time_left = PyFloat_AsDouble(args[tail + 2]);
     if (P->time_left == -1.0 && PyErr_Occurred()) return -1;
     P->signals = PyObject_IsTrue(args[tail + 3]);
     if (P->signals < 0) return -1;
+    if (get_int(args[tail + 4], &P->max_nodes, "max_nodes") < 0) return -1;
     if (check_extra(P->extra) < 0) return -1;
     const struct {
         int arg;
@@ -1257,17 +1259,18 @@ static int check_cap(const i64 *extra) {
 
 PyDoc_STRVAR(search_doc,
 "search(hands, order, tsize, side, maxside, counted, leader, pos, lead_suit, best, best_seat,\n"
-"       table, won, target, tt, stats, time_left, signals) -> (made, relevant)\n\n"
+"       table, won, target, tt, stats, time_left, signals, max_nodes) -> (made, relevant)\n\n"
 "Whether maxside can make counted take at least target tricks in all, and the cards whose rank\n"
 "decided it.  hands (int64[4]) is played down and restored; order is int64[4, 4]; side int64[4];\n"
 "tt and stats come from new_table().  The GIL is released while it runs.  time_left (seconds,\n"
 "<= 0: none) raises TimeoutError when reached; signals runs Python's signal handlers now and\n"
-"then (pass whether this is the main thread), so Ctrl-C raises KeyboardInterrupt.  A stopped\n"
+"then (pass whether this is the main thread), so Ctrl-C raises KeyboardInterrupt; max_nodes\n"
+"(<= 0: none) raises TimeoutError once the search has visited that many nodes.  A stopped\n"
 "search leaves the table as it was at the stop, holding only finished subtrees' bounds.");
 
 static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (check_nargs("search", nargs, 18, 18) < 0) return NULL;
+    if (check_nargs("search", nargs, 19, 19) < 0) return NULL;
     static const char *const names[2] = {"won", "target"};
     Position P;
     if (parse_position(args, 2, names, check_won_target, &P) < 0) return NULL;
@@ -1282,7 +1285,7 @@ static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nar
     tt_watch w;
     i64 relevant = 0;
     u64 nodes = 0;
-    tt_watch_begin(&w, P.time_left, P.signals);
+    tt_watch_begin(&w, P.time_left, P.signals, 0, P.max_nodes);
     int made = run_search(S, P.stats, (int)P.leader, (int)P.pos, (int)P.lead_suit, P.best, (int)P.best_seat,
                           P.table, won, &w, &nodes, &relevant);
     int stopped = tt_watch_end(&w);
@@ -1295,14 +1298,14 @@ static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nar
 
 PyDoc_STRVAR(card_values_doc,
 "card_values(hands, order, tsize, side, maxside, counted, leader, pos, lead_suit, best, best_seat,\n"
-"            table, cap, tt, stats, time_left, signals) -> dict[int, int]\n\n"
+"            table, cap, tt, stats, time_left, signals, max_nodes) -> dict[int, int]\n\n"
 "TrickSolver.card_values in one call: the counted side's tricks from here after each legal card.\n"
 "The arguments are search()'s, with cap (the most tricks worth counting) for won and target.\n"
-"The GIL is released for the whole call; time_left and signals as for search().");
+"The GIL is released for the whole call; time_left, signals and max_nodes (for the whole call) as for search().");
 
 static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (check_nargs("card_values", nargs, 17, 17) < 0) return NULL;
+    if (check_nargs("card_values", nargs, 18, 18) < 0) return NULL;
     static const char *const names[1] = {"cap"};
     Position P;
     if (parse_position(args, 1, names, check_cap, &P) < 0) return NULL;
@@ -1323,7 +1326,7 @@ static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_
     }
     i64 cards[MAX_MOVES], values[MAX_MOVES];
     tt_watch w;
-    tt_watch_begin(&w, P.time_left, P.signals);
+    tt_watch_begin(&w, P.time_left, P.signals, 0, P.max_nodes);
     int n = pos_card_values(S, P.stats, &root, &w, cards, values);
     int stopped = tt_watch_end(&w);
     PyMem_RawFree(S);

@@ -189,11 +189,13 @@ class PointSolver:
         """Search nodes visited since the solver was made."""
         return int(self._stats[K.S_NODES])
 
-    def values(self, pos: PointPosition, deadline: float | None = None) -> dict[int, int]:
+    def values(self, pos: PointPosition, deadline: float | None = None,
+               max_nodes: int = 0) -> dict[int, int]:
         """The maximiser's gain from here after each legal move, by kernel move code.
 
         ``deadline`` (a :func:`time.monotonic` instant) stops the search with
-        :class:`TimeoutError` when it passes; Ctrl-C stops it with
+        :class:`TimeoutError` when it passes, and so does visiting ``max_nodes``
+        nodes (0: no limit); Ctrl-C stops it with
         :class:`KeyboardInterrupt` when called from the main thread.  A stopped
         search leaves the table fit for the next one.
         """
@@ -208,7 +210,7 @@ class PointSolver:
         out_moves, out_values = self._out
         n = K.root_values(self._rows, pos.rules, pos.cards, pos.suits, pos.stock,
                           self._keys, self._bounds, self._moves, self._scores, self._work,
-                          self._stats, out_moves, out_values, time_left, signals)
+                          self._stats, out_moves, out_values, time_left, signals, max_nodes)
         return {int(out_moves[j]): int(out_values[j]) for j in range(n)}
 
 
@@ -222,13 +224,16 @@ def shared_solver() -> PointSolver:
     return _SOLVER[0]
 
 
-def solution(state: State, pos: PointPosition, units: str, deadline: float | None = None) -> Solution:
+def solution(state: State, pos: PointPosition, units: str, deadline: float | None = None,
+             max_nodes: int = 0) -> Solution:
     """Solve ``pos`` (built from ``state``) and give each of the state's legal actions its value.
 
     ``deadline`` (a :func:`time.monotonic` instant, or None) stops the search
-    with :class:`TimeoutError` once it passes.
+    with :class:`TimeoutError` once it passes, and so does ``max_nodes`` (0: no limit).
     """
-    values = shared_solver().values(pos, deadline)
+    solver = shared_solver()
+    start = solver.nodes
+    values = solver.values(pos, deadline, max_nodes)
     legal = state.legal_actions()
     out: dict[Action, int] = {}
     for action in legal:
@@ -240,7 +245,8 @@ def solution(state: State, pos: PointPosition, units: str, deadline: float | Non
         raise SolveError("internal: the point solver's moves differ from the legal actions")
     mover = state.current_player
     assert mover is not None
-    return Solution(mover=mover, value=max(out.values()), values=out, units=units)
+    return Solution(mover=mover, value=max(out.values()), values=out, units=units,
+                    nodes=solver.nodes - start)
 
 
 def bench_points(rounds: int = 20, seed: int = 1,

@@ -6,8 +6,9 @@ tricks are counted and which side wants them high.  :class:`TrickSolver`
 turns the kernel's yes/no tests into the exact count for a position and for
 each legal card, keeping one transposition table across those tests (the
 bounds of one search serve the next).  Its searches take an optional
-deadline (a ``time.monotonic()`` instant) and raise ``TimeoutError`` when it
-passes; Ctrl-C interrupts them in the main thread.
+deadline (a ``time.monotonic()`` instant) and node limit, and raise
+``TimeoutError`` when either is reached; Ctrl-C interrupts them in the main
+thread.
 """
 
 from __future__ import annotations
@@ -154,16 +155,18 @@ class TrickSolver:
             raise TimeoutError("the search reached its time limit")
         return left
 
-    def test(self, pos: TrickPosition, target: int, deadline: float | None = None) -> bool:
+    def test(self, pos: TrickPosition, target: int, deadline: float | None = None,
+             max_nodes: int = 0) -> bool:
         """Whether ``maxside`` can make ``counted`` take at least ``target`` more tricks.
 
-        ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once passed; the
-        table keeps only what finished searches stored, so the solver stays usable.
+        ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once passed, and so
+        does visiting ``max_nodes`` nodes (0: no limit); the table keeps only what finished
+        searches stored, so the solver stays usable.
         """
         args = self._kernel_args(pos)
         with self._lock:
             made, _ = _tricks.search(*args, target, self._table, self._stats, self._time_left(deadline),
-                                     threading.get_ident() == _MAIN_THREAD)
+                                     threading.get_ident() == _MAIN_THREAD, max_nodes)
         return bool(made)
 
     def value(self, pos: TrickPosition, guess: int | None = None, deadline: float | None = None) -> int:
@@ -234,7 +237,8 @@ class TrickSolver:
         n = pos.tricks_left
         return max(0, min(n, pos.cap, round((n - 1) / 2 + (ours - total / 2) * n / 26)))
 
-    def card_values(self, pos: TrickPosition, deadline: float | None = None) -> dict[int, int]:
+    def card_values(self, pos: TrickPosition, deadline: float | None = None,
+                    max_nodes: int = 0) -> dict[int, int]:
         """The counted side's tricks from here after each legal card (every legal card a key).
 
         Each card's stepping starts at the value of the last card of its suit searched, else
@@ -248,11 +252,11 @@ class TrickSolver:
         the same steps as :meth:`representatives`, :meth:`child`, :meth:`value` and
         :meth:`estimate`, which tests/solver_helpers.py chains in Python to check it, value
         for value and node for node.  Small endgames are where that pays: a PIMC bot solves
-        thousands of them.
+        thousands of them.  ``deadline`` and ``max_nodes`` (for the whole call) as for :meth:`test`.
         """
         args = self._kernel_args(pos)
         with self._lock:
             values: dict[int, int] = _tricks.card_values(*args[:12], pos.cap, self._table, self._stats,
                                                          self._time_left(deadline),
-                                                         threading.get_ident() == _MAIN_THREAD)
+                                                         threading.get_ident() == _MAIN_THREAD, max_nodes)
         return values

@@ -81,10 +81,11 @@ def _position(state: State, obs: dict[str, Any]) -> tuple[TrickPosition, bool]:
     return TrickPosition(tuple(hands), orders, sides, rami, 1 - rami, leader, tuple(played), 1), True
 
 
-def solve_tuppi(state: State, deadline: float | None = None) -> Solution:
+def solve_tuppi(state: State, deadline: float | None = None, max_nodes: int = 0) -> Solution:
     """Solve a Tuppi world in its play phase (see the module docstring for the units).
 
-    ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once it passes.
+    ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once it passes, and so
+    does visiting ``max_nodes`` search nodes (0: no limit).
     """
     obs = state.observation(None)
     pos, low_aces = _position(state, obs)
@@ -92,7 +93,8 @@ def solve_tuppi(state: State, deadline: float | None = None) -> Solution:
     assert mover is not None
     solver = _solver()
     solver.new_search()
-    by_bit = solver.card_values(pos, deadline)
+    start = solver.nodes
+    by_bit = solver.card_values(pos, deadline, max_nodes)
     values: dict[Action, int] = {}
     for action in state.legal_actions():
         bit = _low_aces(action.mask) if low_aces else action.mask
@@ -103,7 +105,7 @@ def solve_tuppi(state: State, deadline: float | None = None) -> Solution:
             v = v if mover % 2 == pos.maxside else 1 - v
         values[action] = v
     units = {"rami": "tricks", "nolo": "opponents' tricks"}.get(str(obs["contract"]), "sooli won")
-    return Solution(mover, max(values.values()), values, units)
+    return Solution(mover, max(values.values()), values, units, solver.nodes - start)
 
 
 SOLVERS["tuppi"] = solve_tuppi

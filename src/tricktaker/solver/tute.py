@@ -61,9 +61,9 @@ def _suit_index(letter: str) -> int:
     return next(s.index for s in SPANISH_40.suits if s.letter == letter)
 
 
-def solve_tute(state: State, deadline: float | None = None) -> Solution:
+def solve_tute(state: State, deadline: float | None = None, max_nodes: int = 0) -> Solution:
     """The value of a Tute state in the play phase (``play`` or ``declare``) for the side to move."""
-    return solution(state, position(state), UNITS, deadline)
+    return solution(state, position(state), UNITS, deadline, max_nodes)
 
 
 def position(state: State) -> PointPosition:
