@@ -10,7 +10,7 @@ and half the stock), with the nodes both solvers visited during it
 A node count does not depend on the machine's load, so it is the figure to
 compare between runs; the seconds show this machine's rate.
 
-Run:  python bench/decision_nodes.py --game marjapussi --hands 6 --bot pimc:solve_cards=9:nodes=none
+Run:  python bench/decision_nodes.py --game marjapussi --hands 6 --bot pimc:solve_cards=9:nodes=0
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(GAMES), default="marjapussi")
     parser.add_argument("--hands", type=int, default=6)
-    parser.add_argument("--bot", default="pimc:nodes=none", help="the bot at every seat")
+    parser.add_argument("--bot", default="pimc:nodes=0", help="the bot at every seat")
     args = parser.parse_args()
     costs = decision_costs(args.game, args.hands, args.bot)
     print(f"{args.game}, {args.bot}, {args.hands} hands: nodes (seconds) a decision with a choice")

@@ -342,7 +342,7 @@ def test_pimc_spends_at_most_its_node_budget_and_rolls_out_what_it_cannot_solve(
         action = PimcBot(seed=3, worlds=8, solve_cards=9, **options).act(view)  # type: ignore[arg-type]
         return action, counter.nodes - start
 
-    _, unlimited = decide(nodes=None)
+    _, unlimited = decide(nodes=0)
     assert not rolled and unlimited > 20_000
     budget = unlimited // 2
     _, spent = decide(nodes=budget, min_worlds=2)
@@ -350,8 +350,9 @@ def test_pimc_spends_at_most_its_node_budget_and_rolls_out_what_it_cannot_solve(
     assert spent <= budget + 1024
     action, spent = decide(nodes=budget, min_worlds=8)
     assert rolled and spent <= budget + 1024 and action in view.legal_actions
-    with pytest.raises(ValueError, match="nodes must be at least 1"):
-        PimcBot(nodes=0)
+    with pytest.raises(ValueError, match="nodes must be 0"):
+        PimcBot(nodes=-1)
+    assert pimc_module.NODE_BUDGET["marjapussi"] > 0 and "huutopussi" not in pimc_module.NODE_BUDGET
     with pytest.raises(ValueError, match="min_worlds must be at least 1"):
         PimcBot(min_worlds=0)
 

@@ -155,8 +155,8 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
                             "game allows it (solve)"),
         "phase_time": BotOption(float, maximum=3600, above=0, doc="with phases=solve: seconds each "
                                 "solve from the first card may take"),
-        "nodes": BotOption(int, 1, 10**12, nullable=True, doc="search nodes a card-play decision's "
-                           "solves may visit in all (none: no limit)"),
+        "nodes": BotOption(int, 0, 10**12, nullable=True, doc="search nodes a card-play decision's "
+                           "solves may visit in all (0: no limit; none: the game's default)"),
         "min_worlds": BotOption(int, 1, 100_000, doc="the fewest worlds a card-play decision must "
                                 "solve within its budget, else it is rolled out"),
     },

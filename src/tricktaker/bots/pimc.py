@@ -40,13 +40,13 @@ Phases with a great many actions (Huutopussi's exchange of 3 cards from 12)
 are narrowed to ``max_candidates``: the rules policy's choice and a seeded
 sample of the rest.
 
-A solved decision has a budget of search nodes (``nodes``, :data:`NODE_BUDGET` by default,
-about a second here), spent world by world through ``tt.solve``'s ``node_limit``: a rare
-deep world never holds the decision up, and a decision that cannot solve ``min_worlds``
-worlds within it is rolled out instead.  Counted in nodes, the budget stops at the same
-place on any machine, so the bot stays deterministic given ``seed`` (and the solves before
-it in the process).  A ``time`` budget stops sampling early and bounds each solve too, at
-the cost of that determinism.
+A solved decision may have a budget of search nodes (``nodes``; by default
+:data:`NODE_BUDGET`'s, about a second here, in the games it lists), spent world by world
+through ``tt.solve``'s ``node_limit``: a rare deep world never holds the decision up, and a
+decision that cannot solve ``min_worlds`` worlds within it is rolled out instead.  Counted
+in nodes, the budget stops at the same place on any machine, so the bot stays deterministic
+given ``seed`` (and the solves before it in the process).  A ``time`` budget stops sampling
+early and bounds each solve too, at the cost of that determinism.
 """
 
 from __future__ import annotations
@@ -131,13 +131,21 @@ points a deal (habanero: +2.70 [-3.03, +8.43], not clear).
 """
 
 
-NODE_BUDGET = 10_000_000
-"""The search nodes a card-play decision's solves may visit in all, by default: about a second
-of this project's 2-core build machine (docs/bots.md).  A budget in nodes rather than seconds
-stops every search at the same node on any machine and under any load, so the bot stays
-deterministic given its seed; where the budget does not solve ``min_worlds`` worlds the
-decision is rolled out instead.  At :data:`SOLVE_CARDS` it binds only on the deepest first
-tricks; it is what lets a game solve a card earlier than its median alone would allow."""
+NODE_BUDGET: dict[str, int] = {
+    "tuppi": 10_000_000,
+    "marjapussi": 10_000_000,
+}
+"""Per game, the search nodes a card-play decision's solves may visit in all by default: about a
+second of this project's 2-core build machine (docs/bots.md); a game not listed has no limit.
+A budget in nodes rather than seconds stops every search at the same node on any machine and
+under any load, so the bot stays deterministic given its seed; where the budget does not solve
+``min_worlds`` worlds the decision is rolled out instead.
+
+Measured card by card against no budget (``bench/inference.py``, docs/bots.md): in Tuppi it
+caps a rami's deepest first tricks at no measurable cost, and it lets Marjapussi solve its
+whole hand.  In Huutopussi for four it cost points (its first trick often needs 10-40 million
+nodes, and a decision on fewer worlds or rolled out plays worse), so there, as in the games
+not measured, the solves are not limited."""
 
 
 def candidates(view: View, rng: random.Random, limit: int) -> list[Action]:
@@ -237,7 +245,7 @@ class PimcBot(Bot):
     ``phases``: ``solve`` values decisions before card play by solving each world's
     card play from its first card where the game allows it (:data:`PHASES`), each
     solve given ``phase_time`` seconds at most; ``nodes``: the search nodes a card-play
-    decision's solves may visit in all (:data:`NODE_BUDGET`; none: no limit), and
+    decision's solves may visit in all (none: the game's :data:`NODE_BUDGET`; 0: no limit), and
     ``min_worlds``: the fewest worlds it must solve within that (or ``time``), else it is
     rolled out instead.
     """
@@ -248,11 +256,11 @@ class PimcBot(Bot):
                  rollout: str = "rules", solve_cards: int | None = None,
                  stock_cards: int | None = None, max_candidates: int = 12, confidence: float = 1.5,
                  infer: str = "none", trust: float = 0.8, pool: int = 3, phases: str = "rollout",
-                 phase_time: float = 0.1, spread: float = 0.0, nodes: int | None = NODE_BUDGET,
+                 phase_time: float = 0.1, spread: float = 0.0, nodes: int | None = None,
                  min_worlds: int = 8) -> None:
         check_budget("worlds", worlds, time, rollout)
-        if nodes is not None and nodes < 1:
-            raise ValueError(f"nodes must be at least 1 (or none: no limit), not {nodes}")
+        if nodes is not None and nodes < 0:
+            raise ValueError(f"nodes must be 0 (no limit) or more, not {nodes}")
         if min_worlds < 1:
             raise ValueError(f"min_worlds must be at least 1, not {min_worlds}")
         if infer not in INFERENCES:
@@ -331,7 +339,8 @@ class PimcBot(Bot):
         solved: dict[int, tuple[State, dict[Action, int]]] = {}
         """A world drawn twice by weight is solved once.  Keyed by identity, so each world is kept
         with its values: a world let go could hand its id to the next one drawn."""
-        nodes_left = self.nodes
+        budget = NODE_BUDGET.get(view.game.name, 0) if self.nodes is None else self.nodes
+        nodes_left = budget or None  # 0: no limit
         for world in self._worlds(view):
             if id(world) not in solved:
                 limit = None if deadline is None else max(deadline - clock.perf_counter(), 1e-3)
