@@ -103,8 +103,8 @@ contract.
 Measured with ``bench/solve_cards.py`` on the worlds this bot samples (docs/bots.md): at
 these sizes the median solve takes under 25 ms and nine in ten under about 100 ms, and one
 card more multiplies the slow ones by five to ten.  Marjapussi solves its whole hand (9
-cards), a world there a median of 0.6 million nodes, within :data:`NODE_BUDGET`: its first
-trick is where the rules rollouts lost the most.  Huutopussi for four, Bondtolva and Tute
+cards) within :data:`NODE_BUDGET`, which played its first trick better than rollouts
+(docs/bots.md, "A budget of search nodes").  Huutopussi for four, Bondtolva and Tute
 habanero's play after the stock are solved from their first card; Avomarjapussi counts its
 rows.  While a stock lasts, :data:`STOCK_SOLVE_CARDS` rules instead.
 """
@@ -332,7 +332,7 @@ class PimcBot(Bot):
                        deadline: float | None) -> dict[Action, list[float]] | None:
         """Each candidate's double-dummy value in each world solved within the budget, or None
         when fewer than ``min_worlds`` worlds were solved before the ``nodes`` or ``time`` budget
-        ran out: a decision on a handful of deals is worse than one rolled out over all of them."""
+        ran out: the decision is then rolled out, as one too big to solve is."""
         from ..solver import SolveTimeout, solve
 
         scores: dict[Action, list[float]] = {action: [] for action in choices}
