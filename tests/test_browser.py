@@ -573,9 +573,10 @@ RESULT_CLEAR = """() => {
   window.resultProblems = [];
   const check = () => {
     const box = document.getElementById('result');
+    const obs = window.tricktaker.state.obs || {};
+    if (obs.hand_number >= 1 && (obs.trick || []).length) window.nextTrickSeen = true;
     if (box.hidden) return;
     window.resultSeen = true;
-    const obs = window.tricktaker.state.obs || {};
     if ((obs.trick || []).length) window.resultProblems.push('over the next trick');
     const r = box.getBoundingClientRect(), c = document.getElementById('center').getBoundingClientRect();
     const s = document.getElementById('status').getBoundingClientRect();
@@ -601,10 +602,15 @@ def test_the_hand_result_never_covers_the_next_trick_or_the_turn_on_a_phone(
         wait_my_turn(page)
         take_turn(page, rng)
     assert page.evaluate("() => window.resultSeen")
-    while not page.evaluate("() => (window.tricktaker.state.obs.trick || []).length"):
-        wait_my_turn(page)
+    # Until a card of the second hand's first trick has been drawn (the observer saw it: a
+    # trick the bots finish after the person's lead is empty again by the time Python looks).
+    while not page.evaluate("() => window.nextTrickSeen"):
+        wait_my_turn(page, extra="() => window.nextTrickSeen")
+        if page.evaluate("() => window.nextTrickSeen"):
+            break
         take_turn(page, rng)
-    assert page.locator("#result").is_hidden()
+    # The observer checked the box at the moment the trick appeared ('over the next trick');
+    # by now a short hand (a sooli lost at its first trick) may have shown the next result.
     assert page.evaluate("() => window.resultProblems") == []
 
 
