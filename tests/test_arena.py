@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tricktaker import cli
-from tricktaker.arena import ArenaConfig, lineups, play_deal, run_deals, summarise
+from tricktaker.arena import ArenaConfig, Journal, JournalError, lineups, play_deal, run_deals, summarise
 from tricktaker.arena.stats import bradley_terry, mean_interval, wilson
 
 
@@ -129,8 +130,86 @@ def test_arena_command_prints_the_table_and_writes_json_and_a_plot(tmp_path: Pat
     (["--deals", "0"], "--deals must be at least 1"),
     (["--workers", "0"], "--workers must be at least 1"),
     (["--json", "/no/such/dir/x.json"], "no directory"),
+    (["--journal", "/no/such/dir/x.jsonl"], "no directory"),
 ])
 def test_arena_command_names_bad_arguments(args: list[str], message: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["arena", "tuppi", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+# -- the journal: a long run survives a stop -----------------------------------------------
+
+
+def test_a_journaled_run_stopped_and_continued_sums_up_as_one_uninterrupted_run(tmp_path: Path) -> None:
+    config = ArenaConfig("tuppi", bots=("rules", "random"), deals=6, seed=4)
+    whole = summarise(config.bots, run_deals(config), config.matches)
+    path = tmp_path / "run.jsonl"
+    with Journal(path, ArenaConfig("tuppi", bots=("rules", "random"), deals=4, seed=4)) as first:
+        for result in run_deals(ArenaConfig("tuppi", bots=("rules", "random"), deals=4, seed=4)):
+            first.add(result)
+    # A process killed mid-write leaves half a line: that deal is dropped and played again.
+    text = path.read_text()
+    path.write_text(text + text.splitlines()[-1][:40])
+    played: list[int] = []
+    with Journal(path, config) as journal:  # six deals now: extending a run is allowed
+        assert sorted(journal.done) == [0, 1, 2, 3]
+        new = run_deals(config, on_result=lambda r: played.append(r.deal), done=journal.done)
+        for result in new:
+            journal.add(result)
+        results = list(journal.done.values())
+    assert played == [4, 5]
+    timeless = {"median_decision": ()}  # the same plays; only the clock differs
+    assert replace(summarise(config.bots, results, config.matches), **timeless) == replace(whole, **timeless)
+    assert path.read_text().count("\n") == 1 + 6 and path.read_text().endswith("\n")
+    with Journal(path, config) as again:
+        assert sorted(again.done) == list(range(6))
+        assert again.done[5] == next(r for r in new if r.deal == 5)  # read back exactly
+
+
+def test_a_journal_of_another_run_or_a_damaged_one_is_refused_by_name_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    config = ArenaConfig("tuppi", bots=("rules", "random"), deals=2, seed=4)
+    with Journal(path, config) as journal:
+        for result in run_deals(config):
+            journal.add(result)
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match=r"another run \(seed: 4 there, 5 now\)"):
+        Journal(path, ArenaConfig("tuppi", bots=("rules", "random"), deals=2, seed=5))
+    with pytest.raises(JournalError, match=r"bots: \['rules', 'random'\] there, \['random', 'rules'\] now"):
+        Journal(path, ArenaConfig("tuppi", bots=("random", "rules"), deals=2, seed=4))
+    lines = before.decode().splitlines()
+    path.write_text("\n".join([lines[0], '{"deal": 0, "plays": "nonsense"}', lines[2]]) + "\n")
+    with pytest.raises(JournalError, match="line 2: not a deal's result"):
+        Journal(path, config)
+    other = tmp_path / "notes.txt"
+    other.write_text("my shopping list\n")
+    with pytest.raises(JournalError, match="not an arena journal"):
+        Journal(other, config)
+    assert other.read_text() == "my shopping list\n"
+    path.write_bytes(before)
+    with Journal(path, config):
+        pass
+    assert path.read_bytes() == before
+
+
+def test_arena_command_goes_on_from_its_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "run.jsonl"
+    args = ["arena", "tuppi", "--bots", "rules,random", "--seed", "3", "--journal", str(path)]
+    assert cli.main([*args, "--deals", "3"]) == 0
+    three = capsys.readouterr().out
+    assert cli.main([*args, "--deals", "5"]) == 0
+    five = capsys.readouterr().out
+    assert "3 of 5 deals already played" in five and "already played" not in three
+    assert path.read_text().count("\n") == 1 + 5
+    assert cli.main(["arena", "tuppi", "--bots", "rules,random", "--deals", "5", "--seed", "3",
+                     "--json", str(tmp_path / "a.json")]) == 0
+    capsys.readouterr()
+    assert cli.main([*args, "--deals", "5", "--json", str(tmp_path / "b.json")]) == 0
+    assert "5 of 5 deals already played" in capsys.readouterr().out
+    record_a, record_b = (json.loads((tmp_path / name).read_text()) for name in ("a.json", "b.json"))
+    for record in (record_a, record_b):
+        del record["summary"]["median_decision"]
+    assert record_a["summary"] == record_b["summary"] and record_a["deals"] == record_b["deals"]
+    assert cli.main([*args, "--deals", "5", "--dd-loss"]) == 2
+    assert "another run (dd_loss: False there, True now)" in capsys.readouterr().err

@@ -35,7 +35,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console
@@ -53,6 +53,9 @@ from .engine import JSON, Game, OptionError, State
 from .record import RecordError
 from .tui import SCREENS, PlaySession, screen_class
 from .tui.screen import public
+
+if TYPE_CHECKING:
+    from .arena import ArenaConfig, DealResult, Journal
 
 __all__ = ["PlaySession", "main", "read_line"]
 
@@ -415,7 +418,7 @@ def cmd_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise CliError("--workers must be at least 1")
     if not 0 < args.dd_time <= 3600:
         raise CliError("--dd-time must be above 0 and at most 3600 seconds")
-    for path in (args.json, args.plot):
+    for path in (args.json, args.plot, args.journal):
         if path is not None and not Path(path).parent.is_dir():
             raise CliError(f"cannot write {path}: no directory {Path(path).parent}")
     if args.plot:
@@ -426,14 +429,34 @@ def cmd_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
     config = ArenaConfig(game.name, tuple(names), args.deals, options=dict(game.options),
                          duplicate=args.duplicate, matches=args.matches, seed=args.seed,
                          dd_loss=args.dd_loss, dd_time=args.dd_time)
+    journal = _open_journal(args.journal, config)
+    results = [] if journal is None else [r for r in journal.done.values() if r.deal < config.deals]
+    if journal is not None and results:
+        out.print(f"{len(results)} of {config.deals} deals already played, read from {args.journal}")
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("deals"), TimeRemainingColumn(), console=err, transient=True)
-    with progress:
-        task = progress.add_task(" vs ".join(names), total=args.deals)
-        try:
-            results = run_deals(config, args.workers, args.ray, lambda result: progress.advance(task))
-        except RuntimeError as error:
-            raise CliError(str(error)) from None
+
+    def finished(result: DealResult) -> None:
+        results.append(result)
+        if journal is not None:
+            journal.add(result)
+        progress.advance(task)
+
+    try:
+        with progress:
+            task = progress.add_task(" vs ".join(names), total=args.deals, completed=len(results))
+            run_deals(config, args.workers, args.ray, finished, done={r.deal for r in results})
+    except RuntimeError as error:
+        raise CliError(str(error)) from None
+    except KeyboardInterrupt:
+        kept = f"; {args.journal} keeps them, and the same command goes on" if journal else ""
+        err.print(f"stopped after {len(results)} of {config.deals} deals{kept}")
+        if results:
+            print_summary(out, config, summarise(config.bots, results, config.matches))
+        return 130
+    finally:
+        if journal is not None:
+            journal.close()
     summary = summarise(config.bots, results, config.matches)
     print_summary(out, config, summary)
     if args.json:
@@ -446,6 +469,18 @@ def cmd_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
             raise CliError(str(error)) from None
         out.print(f"plot written to {args.plot}")
     return 0
+
+
+def _open_journal(path: str | None, config: ArenaConfig) -> Journal | None:
+    """The run's journal (``--journal``), or None; a file of another run is refused by name."""
+    from .arena import Journal, JournalError
+
+    if path is None:
+        return None
+    try:
+        return Journal(Path(path), config)
+    except (JournalError, OSError) as error:
+        raise CliError(f"--journal: {error}") from None
 
 
 # solve
@@ -653,6 +688,9 @@ def _build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--dd-time", type=float, default=2.0, metavar="SECONDS",
                        help="seconds one --dd-loss solve may take; slower positions are skipped (default 2)")
     arena.add_argument("--json", metavar="FILE", help="write every result and the summary as JSON")
+    arena.add_argument("--journal", metavar="FILE",
+                       help="save each deal to FILE as it finishes; run again with the same FILE "
+                            "to go on after a stop (or with more --deals to extend the run)")
     arena.add_argument("--plot", metavar="FILE", help="write a PNG of the running difference and ratings")
     arena.add_argument("--ray", metavar="ADDRESS",
                        help="run the deals on Ray: a cluster address, 'auto', or 'local' "

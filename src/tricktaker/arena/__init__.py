@@ -12,9 +12,11 @@ docs/bots.md for the method (duplicate deals, intervals, ratings).
 """
 
 from .deals import ArenaConfig, DealResult, Play, lineups, play_deal
+from .journal import Journal, JournalError
 from .report import check_plotting, print_summary, to_json, write_plot
 from .runner import run_deals
 from .stats import DDLoss, Interval, PairStats, Summary, summarise
 
-__all__ = ["ArenaConfig", "DDLoss", "DealResult", "Interval", "PairStats", "Play", "Summary", "lineups",
+__all__ = ["ArenaConfig", "DDLoss", "DealResult", "Interval", "Journal", "JournalError", "PairStats", "Play",
+           "Summary", "lineups",
            "play_deal", "check_plotting", "print_summary", "run_deals", "summarise", "to_json", "write_plot"]
