@@ -16,8 +16,12 @@ def _compile_args() -> list[str]:
     if sys.platform == "win32":
         return ["/O2"]
     args = ["-O3", "-std=c11", "-fno-strict-aliasing"]
-    # the popcount instruction (every x86-64 processor since 2008) when the building machine has it
     if platform.machine().lower() in ("x86_64", "amd64"):
+        # Scheduling tuned to the building machine's processor.  Unlike -march it uses no
+        # instruction that processor alone has, so the kernels still run on any x86-64; measured
+        # 10-16% faster in the point games' searches (docs/solver.md, "Speed").
+        args.append("-mtune=native")
+        # the popcount instruction (every x86-64 processor since 2008) when the building machine has it
         try:
             with open("/proc/cpuinfo", encoding="utf-8") as info:
                 if " popcnt" in info.read():
