@@ -41,25 +41,30 @@ class Journal:
     def __init__(self, path: Path, config: ArenaConfig) -> None:
         """Open ``path`` for ``config``'s run, creating it if it does not exist.
 
-        Raises :class:`JournalError` if the file is another run's or damaged; nothing is
-        written to it then.
+        Raises :class:`JournalError` if the file is another run's, damaged, or open in a run
+        going on now (two runs appending to one journal would play every deal twice); nothing
+        is written to it then.
         """
         self.path = path
         self.done: dict[int, DealResult] = {}
         header = _config_record(config)
-        if path.exists() and path.stat().st_size > 0:
-            keep = self._read(path, header)
-        else:
-            path.write_text(json.dumps(header) + "\n")
-            keep = len(path.read_bytes())
-        with path.open("r+b") as file:
-            file.truncate(keep)  # drop a deal cut off mid-line by a killed process
-        self._file: IO[str] = path.open("a", encoding="utf-8")
+        self._file: IO[bytes] = path.open("a+b")
+        try:
+            _lock(self._file, path)
+            self._file.seek(0)
+            data = self._file.read()
+            if data:
+                self._file.truncate(self._read(path, data, header))  # a deal cut off mid-line
+            else:
+                self._file.write(json.dumps(header).encode() + b"\n")
+                self._file.flush()
+        except BaseException:
+            self._file.close()
+            raise
 
-    def _read(self, path: Path, header: dict[str, Any]) -> int:
-        """Load the deals of ``path`` after checking its config against ``header``; returns the
-        length of the file's complete lines."""
-        data = path.read_bytes()
+    def _read(self, path: Path, data: bytes, header: dict[str, Any]) -> int:
+        """Load the deals in ``data`` (``path``'s) after checking its config against ``header``;
+        returns the length of its complete lines."""
         complete = data.rfind(b"\n") + 1
         lines = data[:complete].decode("utf-8", errors="replace").splitlines()
         if not lines:
@@ -88,7 +93,7 @@ class Journal:
 
     def add(self, result: DealResult) -> None:
         """Append ``result`` and flush it to the file, so a crash after this keeps it."""
-        self._file.write(json.dumps(dataclasses.asdict(result)) + "\n")
+        self._file.write(json.dumps(dataclasses.asdict(result)).encode() + b"\n")
         self._file.flush()
         self.done[result.deal] = result
 
@@ -100,6 +105,19 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _lock(file: IO[bytes], path: Path) -> None:
+    """Hold ``file`` for this process alone while it is open (POSIX; elsewhere nothing)."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    try:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise JournalError(f"{path} is in use by a run going on now; wait for it, stop it, or give "
+                           "another file") from None
 
 
 def _config_record(config: ArenaConfig) -> dict[str, Any]:
