@@ -202,8 +202,10 @@ def test_arena_command_goes_on_from_its_journal(tmp_path: Path, capsys: pytest.C
     assert cli.main([*args, "--deals", "3"]) == 0
     three = capsys.readouterr().out
     assert cli.main([*args, "--deals", "5"]) == 0
-    five = capsys.readouterr().out
+    five, log = capsys.readouterr()
     assert "3 of 5 deals already played" in five and "already played" not in three
+    # no terminal here, so a line of progress for each deal (every 5% of the run)
+    assert "4 of 5 deals: rules - random +" in log and "5 of 5 deals: rules - random +" in log
     assert path.read_text().count("\n") == 1 + 5
     assert cli.main(["arena", "tuppi", "--bots", "rules,random", "--deals", "5", "--seed", "3",
                      "--json", str(tmp_path / "a.json")]) == 0

@@ -436,11 +436,18 @@ def cmd_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("deals"), TimeRemainingColumn(), console=err, transient=True)
 
+    every = max(1, args.deals // 20)
+
     def finished(result: DealResult) -> None:
         results.append(result)
         if journal is not None:
             journal.add(result)
         progress.advance(task)
+        if not err.is_terminal and len(results) % every == 0:
+            # no progress bar in a log (nohup, a batch job): a line every 5% instead
+            pair = summarise(config.bots, results, config.matches).pairs[0]
+            err.print(f"{len(results)} of {config.deals} deals: {names[pair.a]} - {names[pair.b]} "
+                      f"{pair.difference} points a deal so far", highlight=False)
 
     try:
         with progress:
