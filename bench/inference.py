@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import tricktaker as tt
 from tricktaker.analysis import judge
 from tricktaker.bots import make_bot, view_of
+from tricktaker.bots.pimc import cards_to_play
 from tricktaker.engine import State
 from tricktaker.solver.points import BENCH_VARIANTS
 
@@ -65,6 +66,9 @@ class Tally:
     """Each hand's summed loss of the first bot and of the second."""
     seconds_a: list[float] = field(default_factory=list)
     seconds_b: list[float] = field(default_factory=list)
+    by_cards: dict[int, list[float]] = field(default_factory=dict)
+    """By the mover's cards still to play (``pimc.cards_to_play``): decisions, disagreements,
+    and each bot's summed loss, so the report shows where in the hand the difference lies."""
 
 
 def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], tally: Tally,
@@ -89,8 +93,11 @@ def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], ta
             tally.seconds_b.append(time.perf_counter() - started)
             tally.decisions += 1
             decisions_seen += 1
+            row = tally.by_cards.setdefault(cards_to_play(view.observation, mover), [0, 0, 0.0, 0.0])
+            row[0] += 1
             if first != second:
                 tally.disagreed += 1
+                row[1] += 1
                 verdict = judge(state, first, time_limit)
                 if verdict.values is None:
                     tally.unsolved += 1
@@ -100,6 +107,8 @@ def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], ta
                     cost_b = top - verdict.values[second]
                     tally.loss_a += cost_a
                     tally.loss_b += cost_b
+                    row[2] += cost_a
+                    row[3] += cost_b
                     hand_a += cost_a
                     hand_b += cost_b
         state.apply(seats[mover].act(view))
@@ -132,6 +141,10 @@ def report(name: str, specs: tuple[str, str], tally: Tally) -> None:
               f"[{1 - ratio - half:.1%}, {1 - ratio + half:.1%}]")
     print(f"  median seconds per decision: {statistics.median(tally.seconds_a):.3f} / "
           f"{statistics.median(tally.seconds_b):.3f}")
+    print("  by the mover's cards still to play: decisions (disagreed), each bot's loss per decision")
+    for cards in sorted(tally.by_cards, reverse=True):
+        n, split, loss_a, loss_b = tally.by_cards[cards]
+        print(f"  {cards:4} cards: {int(n):5} ({int(split):4})   {loss_a / n:.4f} / {loss_b / n:.4f}")
 
 
 def main() -> None:
