@@ -12,7 +12,17 @@ from pathlib import Path
 import pytest
 
 from tricktaker import cli
-from tricktaker.arena import ArenaConfig, Journal, JournalError, lineups, play_deal, run_deals, summarise
+from tricktaker.arena import (
+    ArenaConfig,
+    DealResult,
+    Journal,
+    JournalError,
+    Play,
+    lineups,
+    play_deal,
+    run_deals,
+    summarise,
+)
 from tricktaker.arena.stats import bradley_terry, mean_interval, wilson
 
 
@@ -166,6 +176,19 @@ def test_a_journaled_run_stopped_and_continued_sums_up_as_one_uninterrupted_run(
     with Journal(path, config) as again:
         assert sorted(again.done) == list(range(6))
         assert again.done[5] == next(r for r in new if r.deal == 5)  # read back exactly
+
+
+def test_a_journal_reads_back_every_field_of_a_deal(tmp_path: Path) -> None:
+    """Matches (winner, places) and double-dummy losses come back as they went in."""
+    config = ArenaConfig("tute", bots=("rules", "random"), deals=1, options={"players": 3}, matches=True,
+                         dd_loss=True)
+    result = DealResult(0, (Play((0, 1, 1), (2.0, -1.0, -1.0), None, 3, (1, 2, 2)),
+                            Play((1, 0, 0), (-1.0, 2.5, -1.5), 1, 4, None)),
+                        ((0.001, 0.002), (0.003,)), ((0.0, 1.5), ()), (1, 0))
+    with Journal(tmp_path / "j.jsonl", config) as journal:
+        journal.add(result)
+    with Journal(tmp_path / "j.jsonl", config) as again:
+        assert again.done == {0: result}
 
 
 def test_a_journal_of_another_run_or_a_damaged_one_is_refused_by_name_and_left_alone(tmp_path: Path) -> None:
