@@ -181,6 +181,41 @@ def test_cards_to_play_counts_the_stock_still_to_draw(name: str) -> None:
         assert cards == plays[turn:].count(seat), (turn, seat)
 
 
+@pytest.mark.parametrize("seed", [3, 4, 6])
+def test_pimc_plays_the_rules_card_in_habanero_stock_play_it_does_not_solve(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above ``stock_cards`` Tute habanero's card play while the stock lasts is the rules bot's
+    card (``STOCK_PLAY``: its rollouts chose worse there), reached without a single rollout;
+    ``stock_play=rollout`` rolls out as before, and Bondtolva for two keeps its rollouts."""
+    from tricktaker.bots import playout
+    from tricktaker.bots.rules import POLICIES
+
+    rollouts: list[int] = []
+    real = playout.play_out
+
+    def counting(*args: object, **kwargs: object) -> object:
+        rollouts.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pimc_module, "play_out", counting)
+    assert pimc_module.STOCK_PLAY == {"tute": "rules", "bondtolva": "rollout"}
+    for name, rolled in (("tute", False), ("bondtolva", True)):
+        state = _stock_position(name, seed, pimc_module.STOCK_SOLVE_CARDS[name] + 2)
+        view = view_of(state, state.current_player)  # type: ignore[arg-type]
+        rollouts.clear()
+        action = PimcBot(seed=seed, worlds=4).act(view)
+        assert bool(rollouts) == rolled, name
+        if not rolled:
+            assert action == POLICIES[name](view, PimcBot(seed=seed)._rng)
+        rollouts.clear()
+        assert PimcBot(seed=seed, worlds=4, stock_play="rollout").act(view) in view.legal_actions
+        assert rollouts, name
+    with pytest.raises(ValueError, match="unknown stock_play 'never'"):
+        PimcBot(stock_play="never")
+    with pytest.raises(Exception, match="stock_play"):
+        parse_bot("pimc:stock_play=sometimes")
+
+
 @pytest.mark.parametrize(("name", "seed"), [("tute", 3), ("bondtolva", 2)])
 def test_pimc_solves_stock_worlds_up_to_stock_cards(name: str, seed: int,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:

@@ -159,6 +159,9 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
                            "solves may visit in all (0: no limit; none: the game's default)"),
         "min_worlds": BotOption(int, 1, 100_000, doc="the fewest worlds a card-play decision must "
                                 "solve within its budget, else it is rolled out"),
+        "stock_play": BotOption(str, choices=("rollout", "rules"), nullable=True, doc="while a stock "
+                                "lasts, a card play not solved is valued by rollouts or is the rules "
+                                "bot's card (none: the game's default)"),
     },
     "ismcts": {
         "iterations": BotOption(int, 1, 1_000_000, doc="worlds walked per decision"),

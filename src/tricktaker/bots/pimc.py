@@ -22,6 +22,9 @@ on where the hand is:
   for an action that beats it by more than ``confidence`` standard errors
   of the paired differences: without that guard, a few lucky rollouts made
   PIMC overbid in Huutopussi's auction and lose to the rules bot.
+- **Card play while a stock lasts that is not solved**, in the games where
+  rollouts played it worse than the rules bot (:data:`STOCK_PLAY`: Tute
+  habanero): the rules bot's card, with no rollout.
 
 With ``phases=solve`` a decision before card play (a bid, a sooli answer, a
 discard or a gift) is valued by the solver instead where the game allows it
@@ -82,7 +85,7 @@ INFERENCES = ("none", "rules")
 weighted by how likely each makes the other players' actions under the rules model
 (:mod:`tricktaker.bots.belief`)."""
 
-__all__ = ["INFERENCES", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "STOCK_SOLVE_CARDS", "PimcBot",
+__all__ = ["INFERENCES", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "STOCK_PLAY", "STOCK_SOLVE_CARDS", "PimcBot",
            "answered_no", "candidates", "cards_to_play", "warm_up"]
 
 SOLVE_CARDS: dict[str, int] = {
@@ -128,6 +131,19 @@ play (``bench/inference.py``), solving halved ``pimc``'s double-dummy loss a car
 habanero (0.45 against 0.95 points) and cut it to a third in Bondtolva for two (0.021
 against 0.068), where it also won a duplicate arena of 40 deals by +0.51 [+0.21, +0.82]
 points a deal (habanero: +2.70 [-3.03, +8.43], not clear).
+"""
+
+STOCK_PLAY: dict[str, str] = {"tute": "rules", "bondtolva": "rollout"}
+"""Per game with a stock, how a card play while the stock lasts is chosen when it is not solved
+(more cards to play than :data:`STOCK_SOLVE_CARDS`): ``rollout`` values each candidate by
+rollouts of the ``rollout`` policy, as everywhere else; ``rules`` plays the rules bot's card.
+
+In Tute habanero the rollouts chose worse than the rules bot itself: with the hands' first
+tricks judged card by card (``bench/inference.py --game tute-habanero --hands 30 --bots
+pimc,rules``), where the two differed at 14-19 cards to play ``pimc`` lost 707 round points
+on the true deals to the rules bot's 412 (docs/bots.md, "Where the gap lies in habanero").
+The stock's order is dealt anew in every world, and a rollout's value then rests on cards
+neither player can know.
 """
 
 
@@ -247,7 +263,8 @@ class PimcBot(Bot):
     solve given ``phase_time`` seconds at most; ``nodes``: the search nodes a card-play
     decision's solves may visit in all (none: the game's :data:`NODE_BUDGET`; 0: no limit), and
     ``min_worlds``: the fewest worlds it must solve within that (or ``time``), else it is
-    rolled out instead.
+    rolled out instead; ``stock_play``: ``rollout`` or ``rules``, how a card play while a
+    stock lasts is chosen when it is not solved (none: the game's :data:`STOCK_PLAY`).
     """
 
     name = "pimc"
@@ -257,12 +274,14 @@ class PimcBot(Bot):
                  stock_cards: int | None = None, max_candidates: int = 12, confidence: float = 1.5,
                  infer: str = "none", trust: float = 0.8, pool: int = 3, phases: str = "rollout",
                  phase_time: float = 0.1, spread: float = 0.0, nodes: int | None = None,
-                 min_worlds: int = 8) -> None:
+                 min_worlds: int = 8, stock_play: str | None = None) -> None:
         check_budget("worlds", worlds, time, rollout)
         if nodes is not None and nodes < 0:
             raise ValueError(f"nodes must be 0 (no limit) or more, not {nodes}")
         if min_worlds < 1:
             raise ValueError(f"min_worlds must be at least 1, not {min_worlds}")
+        if stock_play not in (None, "rollout", "rules"):
+            raise ValueError(f"unknown stock_play {stock_play!r} (choices: rollout, rules)")
         if infer not in INFERENCES:
             raise ValueError(f"unknown infer {infer!r} (choices: {', '.join(INFERENCES)})")
         if not 0 < trust < 1:
@@ -291,6 +310,7 @@ class PimcBot(Bot):
         self.phase_time = phase_time
         self.nodes = nodes
         self.min_worlds = min_worlds
+        self.stock_play = stock_play
 
     def _solves(self, view: View) -> bool:
         """True when this decision is card play small enough for the solver."""
@@ -307,15 +327,25 @@ class PimcBot(Bot):
             limit = table.get(view.game.name, 0)
         return cards_to_play(observation, view.seat) <= limit
 
+    def _plays_stock_by_rules(self, view: View) -> bool:
+        """True for a card play while a stock lasts that :data:`STOCK_PLAY` (or ``stock_play``)
+        leaves to the rules bot rather than to rollouts."""
+        observation = view.observation
+        if observation.get("phase") != "play" or not observation.get("stock_size"):
+            return False
+        return (self.stock_play or STOCK_PLAY.get(view.game.name, "rollout")) == "rules"
+
     def decide(self, view: View) -> Action:
         rng = self._rng
         choices = candidates(view, rng, self.max_candidates)
         deadline = None if self.time is None else clock.perf_counter() + self.time
         scores = self._solved_scores(view, choices, deadline) if self._solves(view) else None
         solved = scores is not None
+        preferred = choices[0]  # the rules choice, first of equals
+        if scores is None and self._plays_stock_by_rules(view):
+            return preferred
         if scores is None:
             scores = self._rolled_out_scores(view, choices, deadline)
-        preferred = choices[0]  # the rules choice, first of equals
         best = max(choices, key=lambda a: sum(scores[a]))
         if solved or best is preferred or _clearly_better(scores[best], scores[preferred], self.confidence):
             return best
