@@ -141,7 +141,7 @@ rollouts of the ``rollout`` policy, as everywhere else; ``rules`` plays the rule
 In Tute habanero the rollouts chose worse than the rules bot itself: with the hands' first
 tricks judged card by card (``bench/inference.py --game tute-habanero --hands 30 --bots
 pimc,rules``), where the two differed at 14-19 cards to play ``pimc`` lost 707 round points
-on the true deals to the rules bot's 412 (docs/bots.md, "Where the gap lies in habanero").
+on the true deals to the rules bot's 412 (docs/bots.md, "The habanero stock's first tricks").
 The stock's order is dealt anew in every world, and a rollout's value then rests on cards
 neither player can know.
 """
