@@ -54,7 +54,7 @@ class Journal:
             self._file.seek(0)
             data = self._file.read()
             if data:
-                self._file.truncate(self._read(path, data, header))  # a deal cut off mid-line
+                self._file.truncate(self._read(data, header))  # a deal cut off mid-line
             else:
                 self._file.write(json.dumps(header).encode() + b"\n")
                 self._file.flush()
@@ -62,9 +62,10 @@ class Journal:
             self._file.close()
             raise
 
-    def _read(self, path: Path, data: bytes, header: dict[str, Any]) -> int:
-        """Load the deals in ``data`` (``path``'s) after checking its config against ``header``;
+    def _read(self, data: bytes, header: dict[str, Any]) -> int:
+        """Load the deals in ``data`` (the file's) after checking its config against ``header``;
         returns the length of its complete lines."""
+        path = self.path
         complete = data.rfind(b"\n") + 1
         lines = data[:complete].decode("utf-8", errors="replace").splitlines()
         if not lines:
