@@ -14,6 +14,14 @@ answer, one decision at a time, with far less noise:
    off (:func:`tricktaker.analysis.judge`); where they agree the difference
    is 0 and nothing is solved.
 
+With ``--judge playout`` a disagreement is judged instead by playing the true
+deal out from each choice: the mover goes on with the bot that chose, every
+other seat with a ``--players`` bot seeded alike in both playouts, and each
+choice's "loss" is what its playout made short of the other's (in the
+solver's units, :func:`tricktaker.solver.made`). That scores what a search
+such as ``alphamu`` aims at, the hand's real result; the double-dummy loss
+cannot, since PIMC's own rule minimises it (docs/bots.md).
+
 It prints the mean loss per decision of each bot, their difference with a
 95% interval, how often they disagreed, and the share of the second bot's
 loss the first avoids: with ``--bots BOT,rules`` that is the share of the
@@ -23,6 +31,7 @@ oracle's loss is 0 by definition).  The interval is over hands
 one hand share a deal and are not independent.
 
 Run:  python bench/inference.py --game tuppi --hands 40 [--bots pimc:infer=rules,pimc]
+      python bench/inference.py --game tute-pairs --hands 60 --bots alphamu,pimc --judge playout
 """
 
 from __future__ import annotations
@@ -37,7 +46,8 @@ import tricktaker as tt
 from tricktaker.analysis import judge
 from tricktaker.bots import make_bot, view_of
 from tricktaker.bots.pimc import cards_to_play
-from tricktaker.engine import State
+from tricktaker.engine import Action, State
+from tricktaker.solver import made, side_of
 from tricktaker.solver.points import BENCH_VARIANTS
 
 GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS}
@@ -69,11 +79,39 @@ class Tally:
     by_cards: dict[int, list[float]] = field(default_factory=dict)
     """By the mover's cards still to play (``pimc.cards_to_play``): decisions, disagreements,
     and each bot's summed loss, so the report shows where in the hand the difference lies."""
+    seconds_by_cards: dict[int, tuple[list[float], list[float]]] = field(default_factory=dict)
+    """By the mover's cards still to play: each bot's seconds per decision."""
+
+
+def played_out(state: State, action: Action, spec: str, players: str, seed: int) -> float:
+    """What the mover's side makes from ``state`` (in the solver's units) when it plays ``action``
+    and the hand is played to its end: the mover by a new ``spec`` bot, every other seat by a new
+    ``players`` bot, each seeded from ``seed`` alone, so two calls differ only by the mover's bot."""
+    mover = state.current_player
+    assert mover is not None
+    hand, side = state.hand_number, side_of(state, mover)
+    bots = [make_bot(spec if s == mover else players, seed=seed * 16 + s) for s in range(state.num_players)]
+    world = state.clone()
+    start = made(world, side, hand)
+    world.apply(action)
+    while not world.is_over() and world.hand_number == hand:
+        seat = world.current_player
+        assert seat is not None
+        world.apply(bots[seat].act(view_of(world, seat)))
+    return made(world, side, hand) - start
+
+
+def judge_by_playout(state: State, first: Action, second: Action, specs: tuple[str, str], players: str,
+                     seed: int) -> dict[Action, float]:
+    """Each choice's result on the true deal played out (see :func:`played_out`), its bot going on."""
+    return {first: played_out(state, first, specs[0], players, seed),
+            second: played_out(state, second, specs[1], players, seed)}
 
 
 def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], tally: Tally,
-              time_limit: float) -> None:
-    """One hand by ``players`` bots; every card decision with a choice judged for both ``specs``."""
+              time_limit: float, by_playout: bool = False) -> None:
+    """One hand by ``players`` bots; every card decision with a choice judged for both ``specs``
+    (double dummy, or ``by_playout``: by the hand played out from each choice)."""
     state: State = game.new_hand(seed=seed, dealer=seed % game.num_players)
     seats = [make_bot(players, seed=seed * 16 + s) for s in range(game.num_players)]
     hand_a = hand_b = 0.0
@@ -93,18 +131,23 @@ def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], ta
             tally.seconds_b.append(time.perf_counter() - started)
             tally.decisions += 1
             decisions_seen += 1
-            row = tally.by_cards.setdefault(cards_to_play(view.observation, mover), [0, 0, 0.0, 0.0])
+            cards = cards_to_play(view.observation, mover)
+            row = tally.by_cards.setdefault(cards, [0, 0, 0.0, 0.0])
+            timing = tally.seconds_by_cards.setdefault(cards, ([], []))
+            timing[0].append(tally.seconds_a[-1])
+            timing[1].append(tally.seconds_b[-1])
             row[0] += 1
             if first != second:
                 tally.disagreed += 1
                 row[1] += 1
-                verdict = judge(state, first, time_limit)
-                if verdict.values is None:
+                values = (judge_by_playout(state, first, second, specs, players, decision_seed)
+                          if by_playout else judge(state, first, time_limit).values)
+                if values is None:
                     tally.unsolved += 1
                 else:
-                    top = max(verdict.values.values())
-                    cost_a = top - verdict.values[first]
-                    cost_b = top - verdict.values[second]
+                    top = max(values.values())
+                    cost_a = top - values[first]
+                    cost_b = top - values[second]
                     tally.loss_a += cost_a
                     tally.loss_b += cost_b
                     row[2] += cost_a
@@ -141,10 +184,13 @@ def report(name: str, specs: tuple[str, str], tally: Tally) -> None:
               f"[{1 - ratio - half:.1%}, {1 - ratio + half:.1%}]")
     print(f"  median seconds per decision: {statistics.median(tally.seconds_a):.3f} / "
           f"{statistics.median(tally.seconds_b):.3f}")
-    print("  by the mover's cards still to play: decisions (disagreed), each bot's loss per decision")
+    print("  by the mover's cards still to play: decisions (disagreed), each bot's loss per decision, "
+          "each bot's median ms per decision")
     for cards in sorted(tally.by_cards, reverse=True):
         n, split, loss_a, loss_b = tally.by_cards[cards]
-        print(f"  {cards:4} cards: {int(n):5} ({int(split):4})   {loss_a / n:.4f} / {loss_b / n:.4f}")
+        times_a, times_b = tally.seconds_by_cards[cards]
+        print(f"  {cards:4} cards: {int(n):5} ({int(split):4})   {loss_a / n:.4f} / {loss_b / n:.4f}   "
+              f"{1000 * statistics.median(times_a):.0f} / {1000 * statistics.median(times_b):.0f} ms")
 
 
 def main() -> None:
@@ -155,13 +201,17 @@ def main() -> None:
     parser.add_argument("--bots", default="pimc:infer=rules,pimc", help="the two bots compared")
     parser.add_argument("--players", default="pimc", help="the bot at every seat of the hands played")
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per true-deal solve")
+    parser.add_argument("--judge", choices=("dd", "playout"), default="dd",
+                        help="dd: each choice's double-dummy loss; playout: each choice's hand played "
+                             "out by the bots, the chooser going on (for searches such as alphamu that "
+                             "aim at the real result, which double-dummy values do not score)")
     args = parser.parse_args()
     name, options = GAMES[args.game]
     game = tt.new_game(name, **options)
     a, b = args.bots.split(",")
     tally = Tally()
     for seed in range(args.seed, args.seed + args.hands):
-        play_hand(game, seed, args.players, (a, b), tally, args.time_limit)
+        play_hand(game, seed, args.players, (a, b), tally, args.time_limit, args.judge == "playout")
     report(args.game, (a, b), tally)
 
 

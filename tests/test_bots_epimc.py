@@ -1,5 +1,6 @@
-"""The αμ bot (``alphamu``, issue 22's "beyond PIMC"): its spec, its search's pieces, and its
-play on constructed Tuppi endgames, against ``pimc`` on the same positions.
+"""The αμ bot (``alphamu``, issue 22's "beyond PIMC"): its spec, its search's pieces, its play
+on constructed Tuppi endgames against ``pimc`` on the same positions, and its search in the
+last cards of every point game.
 
 The endgames are built from a full deal whose first ten tricks are filler cards of one suit
 each (everybody follows suit, so no void is shown), leaving three chosen cards per seat.
@@ -15,9 +16,10 @@ import pytest
 
 import tricktaker as tt
 from tricktaker.bots import AlphaMuBot, BotSpecError, make_bot, view_of
-from tricktaker.bots.alphamu import _combine, banked, pareto
+from tricktaker.bots.alphamu import SEARCH_CARDS, _combine, pareto
+from tricktaker.bots.pimc import cards_to_play
 from tricktaker.engine import State
-from tricktaker.solver import solve
+from tricktaker.solver import made, side_of, solve
 
 RANKS = "23456789TJQKA"
 
@@ -109,7 +111,7 @@ def test_one_card_for_every_world_is_what_removes_strategy_fusion(monkeypatch: p
     solved = [{first: 1, second: 0, third: 0}, {first: 0, second: 1, third: 0}]
     bot = AlphaMuBot(seed=0)
     monkeypatch.setattr(bot, "_solve_all", lambda _worlds: solved)
-    front = bot._leaf(worlds, [banked(w, 0, 0) for w in worlds])
+    front = bot._leaf(worlds, [made(w, 0, 0) for w in worlds])
     pimc = sum(max(values.values()) for values in solved) / 2
     assert pimc == 1.0
     assert sorted(front) == [(0.0, 1.0), (1.0, 0.0)]
@@ -125,7 +127,38 @@ def test_an_opponent_takes_each_worlds_minimum_over_its_legal_actions() -> None:
     assert all(math.isfinite(v) for vector in combined for v in vector)
 
 
-def test_banked_tricks_plus_the_solvers_value_count_from_the_root() -> None:
+POINT_VARIANTS = {"tute-pairs": ("tute", {}), "tute-three": ("tute", {"players": 3}),
+                  "tute-habanero": ("tute", {"players": 2}), "marjapussi": ("marjapussi", {}),
+                  "bondtolva": ("bondtolva", {}), "bondtolva-two": ("bondtolva", {"players": 2}),
+                  "huutopussi": ("huutopussi", {}), "huutopussi-three": ("huutopussi", {"players": 3}),
+                  "huutopussi-two": ("huutopussi", {"players": 2})}
+"""Every point-game variant αμ searches (Avomarjapussi is not searched: its face-down cards turn
+up differently in each world, so the bot's own later choices differ between worlds)."""
+
+
+def check_made_plus_value_counts_from_the_root(state: State) -> int:
+    """Check, for each action, that what the mover's side makes on the way plus the solver's
+    value after it (when that side moves again) or at the hand's end equals the action's value;
+    return how many actions were checked."""
+    hand, mover = state.hand_number, state.current_player
+    assert mover is not None
+    side = side_of(state, mover)
+    checked = 0
+    for action, value in solve(state).values.items():
+        child = state.clone()
+        child.apply(action)
+        gained = made(child, side, hand) - made(state, side, hand)
+        if child.is_over() or child.hand_number != hand:
+            assert gained == value, (str(action), gained, value)
+        elif side_of(child, child.current_player) == side:
+            assert gained + solve(child).value == value, (str(action), gained, value)
+        else:
+            continue
+        checked += 1
+    return checked
+
+
+def test_made_tricks_plus_the_solvers_value_count_from_the_root() -> None:
     """What makes leaves of different branches comparable: after an action, the tricks made on
     the way plus the solver's value there equal the solver's value of that action before it
     (rami and nolo hands of random play, from four cards left to the end)."""
@@ -141,20 +174,29 @@ def test_banked_tricks_plus_the_solvers_value_count_from_the_root() -> None:
             mover = state.current_player
             assert mover is not None
             if len(state.hand(mover)) <= 4:
-                side = state.game.side_of(mover)
-                for action, value in solve(state).values.items():
-                    child = state.clone()
-                    child.apply(action)
-                    gained = banked(child, side, 0) - banked(state, side, 0)
-                    if child.is_over() or child.hand_number != 0:
-                        assert gained == value
-                    elif child.game.side_of(child.current_player) == side:
-                        assert gained + solve(child).value == value
-                    else:
-                        continue
-                    checked[contract] += 1
+                checked[contract] += check_made_plus_value_counts_from_the_root(state)
             state.apply(rng.choice(state.legal_actions()))
     assert min(checked.values()) >= 10, checked
+
+
+@pytest.mark.parametrize("variant", sorted(POINT_VARIANTS))
+def test_made_points_plus_the_solvers_value_count_from_the_root(variant: str) -> None:
+    """The same in every point game αμ searches: card points, cantes, marriages, calls and the
+    last trick made on the way (random play, the last three cards of each seat after any stock)."""
+    name, options = POINT_VARIANTS[variant]
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = tt.new_game(name, **options).new_hand(seed=seed)
+        while not state.is_over() and state.hand_number == 0:
+            mover = state.current_player
+            assert mover is not None
+            observation = state.observation(mover)
+            if (state.phase in ("play", "declare", "answer") and not observation.get("stock_size")
+                    and cards_to_play(observation, mover) <= 3):
+                checked += check_made_plus_value_counts_from_the_root(state)
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked >= 6, checked
 
 
 # -- play ------------------------------------------------------------------------------------
@@ -214,7 +256,7 @@ def test_alphamu_replays_exactly_from_a_seed_and_only_plays_legal_actions() -> N
 
 
 def test_alphamu_plays_pimc_outside_small_card_play() -> None:
-    """Bidding and the other games go to PIMC's code: a Tute hand is played with no search."""
+    """Big hands go to PIMC's code: a Tute hand's first tricks are played with no search."""
     state = tt.new_game("tute").new_hand(seed=3)
     bot = make_bot("alphamu:worlds=2", seed=1)
     assert isinstance(bot, AlphaMuBot)
@@ -225,6 +267,54 @@ def test_alphamu_plays_pimc_outside_small_card_play() -> None:
         action = bot.act(view)
         assert action in view.legal_actions
         state.apply(action)
+    assert bot.searches == 0
+
+
+@pytest.mark.parametrize("variant", sorted(POINT_VARIANTS))
+def test_alphamu_searches_the_last_cards_of_every_point_game(variant: str) -> None:
+    """From four cards each to the end, every seat an αμ bot: the search takes the card plays,
+    never values an action above PIMC, and plays only legal actions (calls included)."""
+    name, options = POINT_VARIANTS[variant]
+    assert SEARCH_CARDS[name] >= 4
+    rng = random.Random(1)
+    state = tt.new_game(name, **options).new_hand(seed=2)
+    while True:
+        observation = state.observation(state.current_player)
+        if (state.phase == "play" and not observation.get("stock_size")
+                and cards_to_play(observation, state.current_player) <= 4):
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    bots = [make_bot("alphamu:worlds=6", seed=seat) for seat in range(state.num_players)]
+    while not state.is_over() and state.hand_number == 0:
+        seat = state.current_player
+        assert seat is not None
+        view = view_of(state, seat)
+        bot = bots[seat]
+        assert isinstance(bot, AlphaMuBot)
+        searched = bot.searches
+        action = bot.act(view)
+        assert action in view.legal_actions
+        if bot.searches > searched:
+            for choice, value in bot.last_scores["alphamu"].items():
+                assert value <= bot.last_scores["pimc"][choice] + 1e-9
+        state.apply(action)
+    assert sum(bot.searches for bot in bots if isinstance(bot, AlphaMuBot)) >= 4
+
+
+def test_alphamu_leaves_avomarjapussi_to_pimc() -> None:
+    """Its face-down cards turn up differently in each world, so the bot's own later choices are
+    not one set for every world: no search, PIMC's card."""
+    assert "avomarjapussi" not in SEARCH_CARDS
+    rng = random.Random(3)
+    state = tt.new_game("avomarjapussi").new_hand(seed=3)
+    bot = make_bot("alphamu:worlds=4", seed=1)
+    assert isinstance(bot, AlphaMuBot)
+    while not state.is_over() and state.hand_number == 0:
+        view = view_of(state, state.current_player)
+        if len(view.legal_actions) > 1 and rng.random() < 0.3:
+            assert not bot.searches_here(view)
+            assert bot.act(view) in view.legal_actions
+        state.apply(rng.choice(state.legal_actions()))
     assert bot.searches == 0
 
 

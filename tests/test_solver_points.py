@@ -18,19 +18,19 @@ memory of earlier solves).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
 import tricktaker as tt
 from tricktaker.engine import State
-from tricktaker.solver import SolveError, solve
+from tricktaker.solver import OBJECTIVES, SolveError, solve
 from tricktaker.solver import _points as K
 from tricktaker.solver import marriages as marriage_solver
 from tricktaker.solver import tute as tute_solver
 from tricktaker.solver.points import PointPosition
-from tricktaker.solver.reference import minimax_values
+from tricktaker.solver.reference import Objective, SideOf, minimax_values
 
 VARIANTS = {
     "tute-pairs": ("tute", {}),
@@ -70,14 +70,11 @@ VARIANTS = {
 """The point games' variants of ``test_contract.VARIANTS``, and a few more option mixes."""
 
 PLAY_PHASES = ("play", "declare", "answer")
-Objective = Callable[[State, int, bool], int]
 
 
-def rules_of(state: State) -> tuple[Objective, Callable[[State, int], int]]:
+def rules_of(state: State) -> tuple[Objective, SideOf]:
     """The objective and the sides the solver uses for this state's game."""
-    if state.game.name == "tute":
-        return tute_solver.objective, lambda s, seat: s.game.side_of(seat)
-    return marriage_solver.objective, marriage_solver.side_of
+    return OBJECTIVES[state.game.name]
 
 
 def cards_out(state: State) -> int:

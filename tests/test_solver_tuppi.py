@@ -29,30 +29,11 @@ import tricktaker as tt
 from tricktaker.cards import ANGLO_52
 from tricktaker.engine import State, deal_from_seed
 from tricktaker.solver import SolveError, _tricks, solve
+from tricktaker.solver import tuppi as tuppi_solver
 from tricktaker.solver.reference import minimax_values
 from tricktaker.solver.tricks import TrickPosition, TrickSolver
 
 pytest.importorskip("endplay")
-
-
-def tuppi_objective(state: State, side: int, finished: bool) -> int:
-    """What the Tuppi solver's units count, read from the public observation."""
-    obs = state.observation(None)
-    if finished:
-        done = obs["previous_hand"]
-        contract, tricks, soloist = done["contract"], done["tricks"], done["soloist"]
-    else:
-        won = obs["tricks_won"]
-        contract, tricks, soloist = obs["contract"], [won[0] + won[2], won[1] + won[3]], obs["soloist"]
-    if contract == "rami":
-        return int(tricks[side])
-    if contract == "nolo":
-        return int(tricks[1 - side])
-    if not finished:
-        return 0
-    solo_side = soloist % 2  # the partner sits out, so the side's tricks are the soloist's
-    winner = solo_side if tricks[solo_side] == 0 else 1 - solo_side
-    return 1 if side == winner else 0
 
 
 def endgame(contract: str, seed: int, tricks_left: int, mid_trick: bool) -> State:
@@ -464,7 +445,7 @@ def test_values_equal_plain_minimax(contract: str, mid_trick: bool) -> None:
     tricks_left = 4 if contract == "sooli" else 3
     for seed in range(8):
         state = endgame(contract, seed, tricks_left, mid_trick)
-        expected = minimax_values(state, tuppi_objective)
+        expected = minimax_values(state, tuppi_solver.objective)
         solution = solve(state)
         assert solution.values == expected, (contract, seed, state.to_json())
         assert solution.value == max(expected.values())

@@ -38,16 +38,19 @@ plays the best score (ties: the ``rules`` choice).
 With ``m=1`` this is exactly PIMC over the same worlds.
 
 The original αμ values worlds as won or lost; here an entry is the solver's
-value in the game's units (tricks in Tuppi rami and nolo, 1 or 0 in sooli),
-counted from the root: the tricks taken on the way to the node plus the
-solver's value there, so entries of different branches compare.  Pareto fronts
-and the minimum and maximum are as meaningful for numbers as for 0 and 1; the
-score of a vector is its mean, as PIMC's is its sum.
+value in the game's units (tricks in Tuppi rami and nolo, 1 or 0 in sooli,
+points in the point games), counted from the root: what the bot's side made on
+the way to the node (:func:`tricktaker.solver.made`) plus the solver's value
+there, so entries of different branches compare.  Pareto fronts and the minimum
+and maximum are as meaningful for numbers as for 0 and 1; the score of a vector
+is its mean, as PIMC's is its sum.  Sides are the solver's
+(:func:`tricktaker.solver.side_of`): in three-player Huutopussi the defenders
+are partners.
 
-The search runs where the hand is small (``search_cards``: the bot has at most
-that many cards to play), in games whose tricks-so-far are read exactly
-(:data:`SEARCHED`: Tuppi).  Everywhere else (bidding, sooli answers, bigger
-hands, the other games) the bot plays as :class:`~.pimc.PimcBot` with the same
+The search runs in the card play of the games of :data:`SEARCH_CARDS` once the
+bot has at most that many cards to play (``search_cards``) and no stock is
+left.  Everywhere else (bidding, sooli answers, calls at the root, bigger hands,
+Avomarjapussi) the bot plays as :class:`~.pimc.PimcBot` with the same
 ``worlds`` and ``time``.  A ``time`` budget that runs out during the search
 falls back to PIMC's choice over the same worlds (computed first).
 Deterministic given ``seed`` when no ``time`` budget binds.
@@ -67,7 +70,7 @@ from .playout import world_view
 
 Policy = Callable[[View, random.Random], Action]
 
-__all__ = ["SEARCHED", "AlphaMuBot", "Front", "banked", "pareto"]
+__all__ = ["SEARCH_CARDS", "AlphaMuBot", "Front", "pareto"]
 
 Vector = tuple[float, ...]
 """A strategy's outcome in each world of a node, in the node's world order."""
@@ -75,43 +78,24 @@ Vector = tuple[float, ...]
 Front = list[Vector]
 """The vectors of a node no other vector of it beats in every world."""
 
-SEARCH_CARDS: dict[str, int] = {"tuppi": 4}
+SEARCH_CARDS: dict[str, int] = {"tuppi": 4, "tute": 4, "marjapussi": 4, "bondtolva": 4, "huutopussi": 4}
 """Per game, the most cards the bot may have still to play for the αμ search to run (measured:
 docs/bots.md).  The tree grows with every card (each other player's action is a branch), so
-this is well below PIMC's :data:`~.pimc.SOLVE_CARDS`."""
+this is well below PIMC's :data:`~.pimc.SOLVE_CARDS`.  Not Avomarjapussi: its face-down cards,
+which neither player knows, turn up differently in each world, so the bot's own later choices
+are not one set for every world, which the search's nodes assume."""
 
 
-def _tuppi_banked(state: State, side: int, hand_number: int) -> float:
-    """What ``side`` has already made of the solver's objective in this Tuppi hand.
+def _made(state: State, side: int, hand_number: int) -> float:
+    from ..solver import made
 
-    The solver counts the tricks still to come (rami: the side's own; nolo: the other
-    side's) or whether the contract is won (sooli, 1 or 0, decided only at the end).
-    """
-    public = state.observation(None)
-    if state.is_over() or state.hand_number != hand_number:
-        done = public["previous_hand"]
-        contract, tricks, soloist = done["contract"], done["tricks"], done["soloist"]
-        if contract == "sooli":
-            solo_side = soloist % 2
-            winner = solo_side if tricks[solo_side] == 0 else 1 - solo_side
-            return 1.0 if side == winner else 0.0
-    else:
-        contract, won = public["contract"], public["tricks_won"]
-        if contract == "sooli":
-            return 0.0
-        tricks = [won[0] + won[2], won[1] + won[3]]
-    return float(tricks[side] if contract == "rami" else tricks[1 - side])
+    return made(state, side, hand_number)
 
 
-SEARCHED: dict[str, Callable[[State, int, int], float]] = {"tuppi": _tuppi_banked}
-"""The games αμ searches, each with its ``banked(state, side, hand_number)``: the part of the
-solver's objective ``side`` has already made in the hand ``hand_number`` (which may have ended
-in ``state``).  The solver's value at a node plus this is the value counted from the root."""
+def _side_of(state: State, seat: int) -> int:
+    from ..solver import side_of
 
-
-def banked(state: State, side: int, hand_number: int) -> float:
-    """The solver's objective that ``side`` has already made in the hand (see :data:`SEARCHED`)."""
-    return SEARCHED[state.game.name](state, side, hand_number)
+    return side_of(state, seat)
 
 
 def dominates(one: Vector, other: Vector) -> bool:
@@ -195,10 +179,10 @@ class AlphaMuBot(Bot):
     def searches_here(self, view: View) -> bool:
         """True when this decision is card play the αμ search takes."""
         observation = view.observation
-        banker = SEARCHED.get(view.game.name)
-        if banker is None or observation.get("phase") != "play" or observation.get("stock_size"):
+        name = view.game.name
+        if name not in SEARCH_CARDS or observation.get("phase") != "play" or observation.get("stock_size"):
             return False
-        limit = self.search_cards if self.search_cards is not None else SEARCH_CARDS.get(view.game.name, 0)
+        limit = self.search_cards if self.search_cards is not None else SEARCH_CARDS[name]
         return self.m > 1 and cards_to_play(observation, view.seat) <= limit
 
     def decide(self, view: View) -> Action:
@@ -208,13 +192,13 @@ class AlphaMuBot(Bot):
 
         rng = self._rng
         self._deadline = None if self.time is None else clock.perf_counter() + self.time
-        self._seat, self._side = view.seat, view.game.side_of(view.seat)
         choices = candidates(view, rng, len(view.legal_actions))
         worlds = [view.sample_world(rng) for _ in range(self.worlds)]
+        self._seat, self._side = view.seat, _side_of(worlds[0], view.seat)
         self._policy = POLICIES[view.game.name]
         self._partner_rng = random.Random(rng.getrandbits(64))
         self._hand = worlds[0].hand_number
-        origin = [banked(w, self._side, self._hand) for w in worlds]
+        origin = [_made(w, self._side, self._hand) for w in worlds]
         # PIMC's values first: the answer if the search runs out of time, and the leaves at m=1.
         try:
             leaves = self._solve_all(worlds)
@@ -275,7 +259,7 @@ class AlphaMuBot(Bot):
         """
         first = worlds[0]
         if first.is_over() or first.hand_number != self._hand:
-            return [tuple(banked(w, self._side, self._hand) - o for w, o in zip(worlds, origin, strict=True))]
+            return [tuple(_made(w, self._side, self._hand) - o for w, o in zip(worlds, origin, strict=True))]
         mover = first.current_player
         assert mover is not None
         if mover == self._seat:
@@ -286,7 +270,7 @@ class AlphaMuBot(Bot):
             for action in legal:
                 vectors.extend(self._value(self._after(worlds, action), origin, moves_left - 1))
             return pareto(vectors)
-        partner = first.game.side_of(mover) == self._side
+        partner = _side_of(first, mover) == self._side
         by_action: dict[Action, list[int]] = {}
         for position, world in enumerate(worlds):
             for action in (self._partner_action(world, mover),) if partner else world.legal_actions():
@@ -309,7 +293,7 @@ class AlphaMuBot(Bot):
         """The bot's last searched move: one action for every world, each world solved."""
         self._check_time()
         leaves = self._solve_all(worlds)
-        offset = [banked(w, self._side, self._hand) - o for w, o in zip(worlds, origin, strict=True)]
+        offset = [_made(w, self._side, self._hand) - o for w, o in zip(worlds, origin, strict=True)]
         legal = worlds[0].legal_actions()
         return pareto(tuple(off + values[a] for off, values in zip(offset, leaves, strict=True))
                       for a in legal)

@@ -41,8 +41,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..engine import Action, IllegalActionError, State
+from .reference import Objective, SideOf
 
-__all__ = ["SOLVERS", "Solution", "SolveError", "SolveTimeout", "solve"]
+__all__ = ["OBJECTIVES", "SOLVERS", "Solution", "SolveError", "SolveTimeout", "made", "side_of", "solve"]
 
 
 class SolveError(IllegalActionError):
@@ -95,6 +96,29 @@ class Solver(Protocol):
 
 SOLVERS: dict[str, Solver] = {}
 """Game name -> the function that solves its states.  Filled by the game adapters below."""
+
+OBJECTIVES: dict[str, tuple[Objective, SideOf]] = {}
+"""Game name -> ``(objective, side_of)``: the solver's units and sides read from the State API
+alone (see :mod:`.reference`).  Filled by the game adapters, next to their solvers.
+
+A solver's value counts from the position solved; adding :func:`made` at that position counts
+it from the start of the hand, so values of different positions of one hand compare (what a
+search over several positions, such as :mod:`tricktaker.bots.alphamu`, needs), and
+``reference.minimax_values`` with these two checks the solver."""
+
+
+def side_of(state: State, seat: int) -> int:
+    """The side ``seat`` plays for in the solver's values of ``state`` (the game's sides, except
+    where the solver counts others: three-player Huutopussi's declarer against both defenders)."""
+    return OBJECTIVES[state.game.name][1](state, seat)
+
+
+def made(state: State, side: int, hand_number: int) -> int:
+    """What ``side`` has made so far of the solver's objective in hand ``hand_number``, which may
+    have ended in ``state``: with the solver's value of ``state`` added, the side's value counted
+    from the start of that hand."""
+    objective = OBJECTIVES[state.game.name][0]
+    return objective(state, side, state.is_over() or state.hand_number != hand_number)
 
 
 def solve(state: State, time_limit: float | None = None, node_limit: int | None = None) -> Solution:

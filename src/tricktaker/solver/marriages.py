@@ -45,7 +45,7 @@ from ..engine import JSON, State
 from ..games.huutopussi import HuutopussiState
 from ..games.marjapussi import MarjapussiState
 from ..games.marriages import ANSWER_PHASE, PAIRS, PLAY_PHASE, STRENGTH, MarriageState
-from . import SOLVERS, Solution, SolveError
+from . import OBJECTIVES, SOLVERS, Solution, SolveError
 from . import _points as K
 from .points import Layout, PointPosition, solution
 
@@ -313,3 +313,4 @@ def objective(state: State, side: int, finished: bool) -> int:
 
 for _name in ("marjapussi", "bondtolva", "avomarjapussi", "huutopussi"):
     SOLVERS[_name] = solve_marriages
+    OBJECTIVES[_name] = (objective, side_of)

@@ -16,18 +16,19 @@ from collections.abc import Callable
 
 from ..engine import Action, State
 
-__all__ = ["Objective", "SideOf", "minimax_values"]
+__all__ = ["Objective", "SideOf", "fixed_side", "minimax_values"]
 
 Objective = Callable[[State, int, bool], int]
 """``objective(state, side, finished)``: what ``side`` has gained in the hand so far."""
 SideOf = Callable[[State, int], int]
 
 
-def _fixed_side(state: State, seat: int) -> int:
+def fixed_side(state: State, seat: int) -> int:
+    """The game's own side of ``seat``: the ``side_of`` of every game whose sides never change."""
     return state.game.side_of(seat)
 
 
-def minimax_values(state: State, objective: Objective, side_of: SideOf = _fixed_side) -> dict[Action, int]:
+def minimax_values(state: State, objective: Objective, side_of: SideOf = fixed_side) -> dict[Action, int]:
     """The mover's side's gain from here after each legal action: the mover's side
     maximises, every other side minimises."""
     seat = state.current_player

@@ -18,10 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import Action, State
-from . import SOLVERS, Solution, SolveError
+from . import OBJECTIVES, SOLVERS, Solution, SolveError
+from .reference import fixed_side
 from .tricks import TrickPosition, TrickSolver
 
-__all__ = ["position", "solve_tuppi"]
+__all__ = ["objective", "position", "solve_tuppi"]
 
 ACE, LOW_ACE = 14, 1
 _CLOCKWISE = tuple(tuple((lead + i) % 4 for i in range(4)) for lead in range(4))
@@ -108,4 +109,27 @@ def solve_tuppi(state: State, deadline: float | None = None, max_nodes: int = 0)
     return Solution(mover, max(values.values()), values, units, solver.nodes - start)
 
 
+def objective(state: State, side: int, finished: bool) -> int:
+    """What ``side`` has made of the solver's units in the hand so far, read from the public
+    observation (``finished``: the hand has just ended, so from its record): rami, the side's
+    tricks; nolo, the other side's; sooli, 1 for the side that won it, decided at the end."""
+    obs = state.observation(None)
+    if finished:
+        done = obs["previous_hand"]
+        contract, tricks, soloist = done["contract"], done["tricks"], done["soloist"]
+    else:
+        won = obs["tricks_won"]
+        contract, tricks, soloist = obs["contract"], [won[0] + won[2], won[1] + won[3]], obs["soloist"]
+    if contract == "rami":
+        return int(tricks[side])
+    if contract == "nolo":
+        return int(tricks[1 - side])
+    if not finished:
+        return 0
+    solo_side = soloist % 2  # the partner sits out, so the side's tricks are the soloist's
+    winner = solo_side if tricks[solo_side] == 0 else 1 - solo_side
+    return 1 if side == winner else 0
+
+
 SOLVERS["tuppi"] = solve_tuppi
+OBJECTIVES["tuppi"] = (objective, fixed_side)

@@ -42,9 +42,10 @@ from ..cards import SPANISH_40
 from ..engine import JSON, State
 from ..games import tute as game
 from ..games.tute import TuteState
-from . import SOLVERS, Solution, SolveError
+from . import OBJECTIVES, SOLVERS, Solution, SolveError
 from . import _points as K
 from .points import Layout, PointPosition, solution
+from .reference import fixed_side
 
 __all__ = ["UNITS", "objective", "position", "solve_tute"]
 
@@ -244,3 +245,4 @@ def objective(state: State, side: int, finished: bool) -> int:
 
 
 SOLVERS["tute"] = solve_tute
+OBJECTIVES["tute"] = (objective, fixed_side)
