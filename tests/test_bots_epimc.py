@@ -74,9 +74,9 @@ def searching(seed: int, **options: object) -> AlphaMuBot:
 
 
 def test_alphamu_spec_carries_its_options() -> None:
-    bot = make_bot("alphamu:m=3:worlds=10:time=0.5:search_cards=3", seed=1)
+    bot = make_bot("alphamu:m=3:worlds=10:time=0.5:search_cards=3:partner=best", seed=1)
     assert isinstance(bot, AlphaMuBot)
-    assert (bot.m, bot.worlds, bot.time, bot.search_cards) == (3, 10, 0.5, 3)
+    assert (bot.m, bot.worlds, bot.time, bot.search_cards, bot.partner) == (3, 10, 0.5, 3, "best")
     assert (bot.pimc.worlds, bot.pimc.time) == (10, 0.5)  # the fallback has the same budget
 
 
@@ -87,6 +87,7 @@ def test_alphamu_spec_carries_its_options() -> None:
     ("alphamu:search_cards=14", "alphamu option search_cards must be a whole number 0..13 or none"),
     ("alphamu:time=0", "alphamu option time must be a number above 0"),
     ("alphamu:depth=2", "bot 'alphamu' has no option 'depth'"),
+    ("alphamu:partner=oracle", "alphamu option partner must be one of rules, best"),
 ])
 def test_bad_alphamu_specs_raise_bot_spec_errors(spec: str, message: str) -> None:
     with pytest.raises(BotSpecError, match=message):
@@ -212,6 +213,21 @@ def test_alphamu_never_values_an_action_above_pimc() -> None:
     assert set(scores["alphamu"]) == set(state.legal_actions())
     for action, value in scores["alphamu"].items():
         assert value <= scores["pimc"][action] + 1e-9
+
+
+def test_an_all_seeing_partner_values_every_action_at_least_as_the_rules_partner() -> None:
+    """``partner=best`` takes in each world the partner's best card, so no plan of the bot gets
+    less than with the rules-played partner, and still no more than PIMC's."""
+    state = endgame(ENDGAME)
+    by_rules, by_best = searching(seed=2, worlds=16), searching(seed=2, worlds=16, partner="best")
+    by_rules.act(view_of(state, 0))
+    by_best.act(view_of(state, 0))
+    assert by_best.last_scores["pimc"] == by_rules.last_scores["pimc"]  # the same worlds
+    rules_scores, best_scores, pimc_scores = (by_rules.last_scores["alphamu"], by_best.last_scores["alphamu"],
+                                              by_best.last_scores["pimc"])
+    for action, value in best_scores.items():
+        assert rules_scores[action] - 1e-9 <= value <= pimc_scores[action] + 1e-9
+    assert best_scores != rules_scores
 
 
 def test_alphamu_with_m1_plays_exactly_as_pimc() -> None:

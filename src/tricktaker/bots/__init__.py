@@ -176,6 +176,8 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "time": _TIME,
         "search_cards": BotOption(int, 0, 13, nullable=True, doc="search when the bot has at most "
                                   "this many cards to play (none: the game's default)"),
+        "partner": BotOption(str, choices=("rules", "best"), doc="the partner's model in the search: "
+                             "the rules policy from its view, or the best card in each world"),
     },
     "oracle": {
         "time": BotOption(float, maximum=3600, above=0, doc="seconds a card-play solve may take"),

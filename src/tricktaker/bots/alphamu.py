@@ -23,7 +23,10 @@ all sampled worlds at once, whose nodes are the public sequences of actions:
   its partner, who holds cards the bot does not know; and a partner taken to
   see every card (as PIMC takes it) would choose, world by world, the card that
   tells the bot which world it is in, a perfect signal no partner can give,
-  which brings strategy fusion back through the partner's cards.
+  which brings strategy fusion back through the partner's cards.  That
+  all-seeing partner is still an option (``partner=best``: each world takes
+  the best of the partner's legal actions), for measuring what the partner
+  model does.
 
 A node's value is not one number but a set of vectors, one entry per world:
 the outcomes one strategy of the bot gets in each world.  Only vectors no
@@ -147,16 +150,21 @@ class AlphaMuBot(Bot):
     ``m``: the bot's own moves searched without strategy fusion (1 is PIMC);
     ``worlds``: worlds per decision; ``time``: seconds per decision at most (then
     PIMC's choice); ``search_cards``: search when the bot has at most this many
-    cards to play (none: the game's default in :data:`SEARCH_CARDS`).
+    cards to play (none: the game's default in :data:`SEARCH_CARDS`); ``partner``: the
+    partner's model, ``rules`` (its rules card from its view in each world) or ``best``
+    (the best card in each world, as PIMC assumes).
     """
 
     name = "alphamu"
     listed = False  # a research bot for the arena until it is measured to beat pimc
 
     def __init__(self, seed: int | None = None, m: int = 2, worlds: int = 24,
-                 time: float | None = None, search_cards: int | None = None) -> None:
+                 time: float | None = None, search_cards: int | None = None,
+                 partner: str = "rules") -> None:
         if m < 1:
             raise ValueError(f"m must be at least 1, not {m}")
+        if partner not in ("rules", "best"):
+            raise ValueError(f"unknown partner model {partner!r} (choices: rules, best)")
         if search_cards is not None and search_cards < 0:
             raise ValueError(f"search_cards must be at least 0, not {search_cards}")
         super().__init__(seed)
@@ -164,6 +172,7 @@ class AlphaMuBot(Bot):
         self.worlds = worlds
         self.time = time
         self.search_cards = search_cards
+        self.partner = partner
         self.pimc = PimcBot(seed=seed, worlds=worlds, time=time)
         """Plays every decision the search does not take (its own generator, seeded alike)."""
         self._deadline: float | None = None
@@ -271,9 +280,10 @@ class AlphaMuBot(Bot):
                 vectors.extend(self._value(self._after(worlds, action), origin, moves_left - 1))
             return pareto(vectors)
         partner = _side_of(first, mover) == self._side
+        modelled = partner and self.partner == "rules"
         by_action: dict[Action, list[int]] = {}
         for position, world in enumerate(worlds):
-            for action in (self._partner_action(world, mover),) if partner else world.legal_actions():
+            for action in (self._partner_action(world, mover),) if modelled else world.legal_actions():
                 by_action.setdefault(action, []).append(position)
         fronts = []
         for action, positions in by_action.items():
@@ -309,4 +319,5 @@ class AlphaMuBot(Bot):
         return out
 
     def __repr__(self) -> str:
-        return f"AlphaMuBot(seed={self.seed!r}, m={self.m}, worlds={self.worlds}, time={self.time!r})"
+        return (f"AlphaMuBot(seed={self.seed!r}, m={self.m}, worlds={self.worlds}, time={self.time!r}, "
+                f"partner={self.partner!r})")
