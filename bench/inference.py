@@ -50,8 +50,11 @@ from tricktaker.engine import Action, State
 from tricktaker.solver import made, side_of
 from tricktaker.solver.points import BENCH_VARIANTS
 
-GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS}
-"""Tuppi and every point-game variant the solver bench measures."""
+GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS, "tute-three": ("tute", {"players": 3}),
+         "huutopussi-two": ("huutopussi", {"players": 2})}
+"""Tuppi, every point-game variant the solver bench measures, and two games whose ends keep cards
+hidden with no partner at the table (three-player Tute, each alone; Huutopussi for two, with its
+dead hand): where a search such as ``alphamu`` meets strategy fusion with no partner model."""
 
 T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
          10: 2.23, 15: 2.13, 20: 2.09, 30: 2.04, 60: 2.00}

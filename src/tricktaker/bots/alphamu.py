@@ -89,6 +89,10 @@ which neither player knows, turn up differently in each world, so the bot's own 
 are not one set for every world, which the search's nodes assume."""
 
 
+# The solver is imported where it is first used, as in the other bots: it loads numpy, which
+# importing the bots (a terminal game with the rules bot) need not wait for.
+
+
 def _made(state: State, side: int, hand_number: int) -> float:
     from ..solver import made
 
