@@ -23,10 +23,10 @@ such as ``alphamu`` aims at, the hand's real result; the double-dummy loss
 cannot, since PIMC's own rule minimises it (docs/bots.md).
 
 It prints the mean loss per decision of each bot, their difference with a
-95% interval, how often they disagreed, and the share of the second bot's
-loss the first avoids: with ``--bots BOT,rules`` that is the share of the
-rules-to-oracle gap in card play BOT closes, on the same positions (the
-oracle's loss is 0 by definition).  The interval is over hands
+95% interval, how often they disagreed, and (judged double dummy) the share
+of the second bot's loss the first avoids: with ``--bots BOT,rules`` that is
+the share of the rules-to-oracle gap in card play BOT closes, on the same
+positions (the oracle's loss is 0 by definition).  The interval is over hands
 (each hand's summed difference is one observation), since the decisions of
 one hand share a deal and are not independent.
 
@@ -162,7 +162,7 @@ def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], ta
     tally.hand_b.append(hand_b)
 
 
-def report(name: str, specs: tuple[str, str], tally: Tally) -> None:
+def report(name: str, specs: tuple[str, str], tally: Tally, by_playout: bool = False) -> None:
     per_hand = [a - b for a, b in zip(tally.hand_a, tally.hand_b, strict=True)]
     hands = len(per_hand)
     mean = statistics.fmean(per_hand)
@@ -175,7 +175,7 @@ def report(name: str, specs: tuple[str, str], tally: Tally) -> None:
     print(f"  loss per decision: {specs[0]} {tally.loss_a / per:.4f}, {specs[1]} {tally.loss_b / per:.4f}")
     print(f"  {specs[0]} - {specs[1]} per hand: {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] "
           f"(negative: the first loses less)")
-    if tally.loss_b > 0 and hands > 1:
+    if tally.loss_b > 0 and hands > 1 and not by_playout:
         # The share of the second bot's loss the first avoids: against ``rules``, the share of
         # the rules-to-oracle gap in card play the first closes (the oracle loses nothing).
         # Its interval by the delta method for a ratio of means over hands.
@@ -215,7 +215,7 @@ def main() -> None:
     tally = Tally()
     for seed in range(args.seed, args.seed + args.hands):
         play_hand(game, seed, args.players, (a, b), tally, args.time_limit, args.judge == "playout")
-    report(args.game, (a, b), tally)
+    report(args.game, (a, b), tally, args.judge == "playout")
 
 
 if __name__ == "__main__":
