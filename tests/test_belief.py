@@ -1,4 +1,4 @@
-"""Worlds weighted by the other players' actions (``pimc:infer=rules``, ``bots/belief.py``)."""
+"""Worlds weighted by the other players' actions (``pimc:infer=rules`` and ``bids``, ``bots/belief.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,14 @@ import pytest
 
 import tricktaker as tt
 from tricktaker.bots import PimcBot, make_bot, parse_bot, view_of
-from tricktaker.bots.belief import effective_size, log_likelihood, rewound, tempering, weighted_worlds
+from tricktaker.bots.belief import (
+    bids_likelihood,
+    effective_size,
+    log_likelihood,
+    rewound,
+    tempering,
+    weighted_worlds,
+)
 from tricktaker.engine import State
 
 
@@ -59,6 +66,39 @@ def test_the_likelihood_counts_each_of_the_others_choices_by_the_model() -> None
             expected += math.log(0.7 + 0.3 / len(legal))
         replay.apply(action)
     assert log_likelihood(state, seat, 0.7) == pytest.approx(expected)
+
+
+def test_the_bids_likelihood_counts_only_the_others_actions_that_are_not_card_plays() -> None:
+    """``infer=bids``: the same count as the full likelihood over the auction and calls, and card
+    plays left out (a Huutopussi hand well into its card play by rules bots)."""
+    state = _rules_hand("huutopussi", 5, 30)
+    seat = state.current_player
+    replay, actions = rewound(state)
+    expected, plays = 0.0, 0
+    for action in actions:
+        legal = replay.legal_actions()
+        if replay.current_player != seat and len(legal) > 1:
+            if action.kind == "play":
+                plays += 1
+            else:
+                expected += math.log(0.7 + 0.3 / len(legal))
+        replay.apply(action)
+    assert plays >= 5 and expected < 0  # both kinds were there to count
+    assert bids_likelihood(state, seat, 0.7) == pytest.approx(expected)
+    assert log_likelihood(state, seat, 0.7) < bids_likelihood(state, seat, 0.7)
+
+
+def test_the_true_deal_explains_the_huutopussi_bidding_better_than_sampled_worlds() -> None:
+    """The auction's conventions carry information on the cards: with rules bots bidding, the true
+    deal scores at least as high by the bids alone as every uniformly sampled world."""
+    state = _rules_hand("huutopussi", 5, 30)
+    seat = state.current_player
+    view = view_of(state, seat)
+    rng = random.Random(2)
+    true = bids_likelihood(state, seat, 0.8)
+    sampled = [bids_likelihood(view.sample_world(rng), seat, 0.8) for _ in range(30)]
+    assert true >= max(sampled) - 1e-9
+    assert true > sorted(sampled)[15]
 
 
 def test_resampling_draws_worlds_in_proportion_to_their_weight() -> None:
@@ -120,7 +160,10 @@ def test_pimc_with_inference_decides_legally_and_replays_exactly() -> None:
     assert first in view.legal_actions
     assert make_bot("pimc:worlds=6:infer=rules:pool=2", seed=3).act(view) is first
     assert parse_bot("pimc:infer=rules:trust=0.9") == ("pimc", {"infer": "rules", "trust": 0.9})
-    with pytest.raises(ValueError, match="pimc option infer must be one of none, rules"):
+    by_bids = make_bot("pimc:worlds=6:infer=bids:pool=2", seed=3).act(view)
+    assert by_bids in view.legal_actions
+    assert make_bot("pimc:worlds=6:infer=bids:pool=2", seed=3).act(view) is by_bids
+    with pytest.raises(ValueError, match="pimc option infer must be one of none, rules, bids"):
         parse_bot("pimc:infer=bayes")
     with pytest.raises(ValueError, match="trust"):
         PimcBot(trust=1.0)

@@ -143,12 +143,13 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
                                  "counted (0: never; none: the game's default)"),
         "max_candidates": BotOption(int, 1, 1000, doc="the most actions valued"),
         "confidence": BotOption(float, 0, 100, doc="standard errors a rollout must win by"),
-        "infer": BotOption(str, choices=("none", "rules"), doc="weight worlds by the other players' "
-                           "actions under the rules model (rules) or not (none)"),
-        "trust": BotOption(float, 0.01, 0.99, doc="with infer=rules: the chance a player plays "
+        "infer": BotOption(str, choices=("none", "rules", "bids"), doc="weight worlds by the other "
+                           "players' actions under the rules model (rules), by those that are not card "
+                           "plays (bids), or not (none)"),
+        "trust": BotOption(float, 0.01, 0.99, doc="with infer: the chance a player plays "
                            "the rules action"),
-        "pool": BotOption(int, 1, 100, doc="with infer=rules: worlds drawn per world kept"),
-        "spread": BotOption(float, 0, 1, doc="with infer=rules: temper the weights to keep at least "
+        "pool": BotOption(int, 1, 100, doc="with infer: worlds drawn per world kept"),
+        "spread": BotOption(float, 0, 1, doc="with infer: temper the weights to keep at least "
                             "this share of the worlds drawn as their effective number (0: no tempering)"),
         "phases": BotOption(str, choices=("rollout", "solve"), doc="value decisions before card play "
                             "by rollouts, or by solving the card play from its first card where the "

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["effective_size", "log_likelihood", "rewound", "tempering", "weighted_worlds"]
+__all__ = ["bids_likelihood", "effective_size", "log_likelihood", "rewound", "tempering", "weighted_worlds"]
 
 
 def rewound(world: State) -> tuple[State, list[Action]]:
@@ -91,11 +91,13 @@ def _looks_the_same(state: State, one: Action, other: Action, seat: int) -> bool
     return first.observation(seat) == second.observation(seat)
 
 
-def log_likelihood(world: State, seat: int, trust: float) -> float:
+def log_likelihood(world: State, seat: int, trust: float, plays: bool = True) -> float:
     """The log of how likely the other players' actions of this hand are in ``world`` (see the module).
 
     ``seat`` is the seat doing the inference: its own actions are the same in
-    every world it can sample, so they are left out.
+    every world it can sample, so they are left out.  With ``plays`` false only
+    the actions that are not card plays count (bids, answers, calls, gifts,
+    discards): :func:`bids_likelihood`.
     """
     from .rules import POLICIES
 
@@ -105,7 +107,7 @@ def log_likelihood(world: State, seat: int, trust: float) -> float:
     for action in actions:
         mover = replay.current_player
         assert mover is not None
-        if mover != seat:
+        if mover != seat and (plays or action.kind != "play"):
             legal = replay.legal_actions()
             if len(legal) > 1:
                 model = policy(world_view(replay, mover), _Favouring(action))
@@ -116,6 +118,17 @@ def log_likelihood(world: State, seat: int, trust: float) -> float:
                     total += math.log(stray)
         replay.apply(action)
     return total
+
+
+def bids_likelihood(world: State, seat: int, trust: float) -> float:
+    """:func:`log_likelihood` of the others' actions that are not card plays.
+
+    The bidding and the calls are where the rules model is close to how the search bots
+    act (``pimc`` keeps the rules bid unless its rollouts find one clearly better), and
+    where the seeds' conventions speak (Huutopussi's 85 jump with an ace, its 160 suit
+    signal); card plays, which ``pimc`` chooses by search, are left out.
+    """
+    return log_likelihood(world, seat, trust, plays=False)
 
 
 def effective_size(logs: list[float], power: float) -> float:

@@ -63,7 +63,7 @@ from typing import Any
 
 from ..engine import Action, Game, State
 from .base import Bot, View
-from .belief import weighted_worlds
+from .belief import bids_likelihood, log_likelihood, weighted_worlds
 from .playout import (
     ROLLOUTS,
     SOLVED_PLAY,
@@ -80,7 +80,7 @@ PHASES = ("rollout", "solve")
 policy, ``solve`` solves its card play from the first card where the game allows it
 (:func:`~tricktaker.bots.playout.solved_playout`) and rolls out the rest."""
 
-INFERENCES = ("none", "rules")
+INFERENCES = ("none", "rules", "bids")
 """How ``pimc`` draws its worlds: ``none`` uniformly among the consistent deals, ``rules``
 weighted by how likely each makes the other players' actions under the rules model
 (:mod:`tricktaker.bots.belief`)."""
@@ -256,7 +256,8 @@ class PimcBot(Bot):
     :data:`STOCK_SOLVE_CARDS`, the same while a stock lasts (0 never solves then);
     ``max_candidates``: the most actions valued; ``confidence``: standard errors by which a rolled-out
     action must beat the rules choice to be played instead; ``infer``: ``rules`` weights
-    the worlds by the other players' actions (:mod:`~tricktaker.bots.belief`: ``pool``
+    the worlds by the other players' actions, ``bids`` by those that are not card plays
+    (:mod:`~tricktaker.bots.belief`: ``pool``
     times more worlds drawn and resampled, each other player taken to play the rules
     action with probability ``trust``, the weights tempered to keep an effective
     ``spread`` share of the worlds drawn), ``none`` (the default) samples uniformly;
@@ -355,8 +356,9 @@ class PimcBot(Bot):
 
     def _worlds(self, view: View) -> Iterator[State]:
         """The worlds of one decision: uniform, or weighted by the other players' actions."""
-        if self.infer == "rules":
-            return iter(weighted_worlds(view, self._rng, self.worlds, self.pool, self.trust,
+        if self.infer != "none":
+            weigh = log_likelihood if self.infer == "rules" else bids_likelihood
+            return iter(weighted_worlds(view, self._rng, self.worlds, self.pool, self.trust, weigh,
                                         spread=self.spread))
         return (view.sample_world(self._rng) for _ in range(self.worlds))
 
