@@ -40,7 +40,9 @@ def test_each_finished_hand_gets_a_review_of_what_each_card_cost(server: Running
     assert watcher.until("review", timeout=60, hand=1) == review
     assert review["units"] == "points" and review["finished"] and review["par"] is None  # Tute: no bidding
     decisions = review["decisions"]
-    assert len(decisions) > 20
+    # the table's deal is random, and so is how many plays had a choice; but every lead before
+    # the last trick is one (a leader with two cards or more may lead any of them)
+    assert len(decisions) >= 9
     assert all("values" not in d for d in decisions)  # the message keeps to costs and best cards
     # the server's analysis is tricktaker.analysis on the true deal, where its solves finished
     record = server.app.state.tables.tables[table["id"]].state.to_json()
