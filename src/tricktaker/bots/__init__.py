@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .alphamu import AlphaMuBot
+from .alphamu import PARTNERS, AlphaMuBot
 from .base import Bot, Oracle, View, view_of
 from .ismcts import IsmctsBot
 from .oracle import OracleBot
-from .pimc import PimcBot
+from .pimc import INFERENCES, PHASES, STOCK_PLAYS, PimcBot
 from .playout import ROLLOUTS
 from .random_bot import RandomBot
 from .rules import RulesBot
@@ -143,7 +143,7 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
                                  "counted (0: never; none: the game's default)"),
         "max_candidates": BotOption(int, 1, 1000, doc="the most actions valued"),
         "confidence": BotOption(float, 0, 100, doc="standard errors a rollout must win by"),
-        "infer": BotOption(str, choices=("none", "rules", "bids"), doc="weight worlds by the other "
+        "infer": BotOption(str, choices=INFERENCES, doc="weight worlds by the other "
                            "players' actions under the rules model (rules), by those that are not card "
                            "plays (bids), or not (none)"),
         "trust": BotOption(float, 0.01, 0.99, doc="with infer: the chance a player plays "
@@ -151,7 +151,7 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "pool": BotOption(int, 1, 100, doc="with infer: worlds drawn per world kept"),
         "spread": BotOption(float, 0, 1, doc="with infer: temper the weights to keep at least "
                             "this share of the worlds drawn as their effective number (0: no tempering)"),
-        "phases": BotOption(str, choices=("rollout", "solve"), doc="value decisions before card play "
+        "phases": BotOption(str, choices=PHASES, doc="value decisions before card play "
                             "by rollouts, or by solving the card play from its first card where the "
                             "game allows it (solve)"),
         "phase_time": BotOption(float, maximum=3600, above=0, doc="with phases=solve: seconds each "
@@ -160,7 +160,7 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
                            "solves may visit in all (0: no limit; none: the game's default)"),
         "min_worlds": BotOption(int, 1, 100_000, doc="the fewest worlds a card-play decision must "
                                 "solve within its budget, else it is rolled out"),
-        "stock_play": BotOption(str, choices=("rollout", "rules"), nullable=True, doc="while a stock "
+        "stock_play": BotOption(str, choices=STOCK_PLAYS, nullable=True, doc="while a stock "
                                 "lasts, a card play not solved is valued by rollouts or is the rules "
                                 "bot's card (none: the game's default)"),
     },
@@ -177,7 +177,7 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "time": _TIME,
         "search_cards": BotOption(int, 0, 13, nullable=True, doc="search when the bot has at most "
                                   "this many cards to play (none: the game's default)"),
-        "partner": BotOption(str, choices=("rules", "best"), doc="the partner's model in the search: "
+        "partner": BotOption(str, choices=PARTNERS, doc="the partner's model in the search: "
                              "the rules policy from its view, or the best card in each world"),
     },
     "oracle": {

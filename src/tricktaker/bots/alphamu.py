@@ -73,13 +73,17 @@ from .playout import world_view
 
 Policy = Callable[[View, random.Random], Action]
 
-__all__ = ["SEARCH_CARDS", "AlphaMuBot", "Front", "pareto"]
+__all__ = ["PARTNERS", "SEARCH_CARDS", "AlphaMuBot", "Front", "pareto"]
 
 Vector = tuple[float, ...]
 """A strategy's outcome in each world of a node, in the node's world order."""
 
 Front = list[Vector]
 """The vectors of a node no other vector of it beats in every world."""
+
+PARTNERS = ("rules", "best")
+"""The partner's models of the search (``partner``): its rules card from its view in each world,
+or its best card in each world."""
 
 SEARCH_CARDS: dict[str, int] = {"tuppi": 4, "tute": 4, "marjapussi": 4, "bondtolva": 4, "huutopussi": 4}
 """Per game, the most cards the bot may have still to play for the αμ search to run (measured:
@@ -167,8 +171,8 @@ class AlphaMuBot(Bot):
                  partner: str = "rules") -> None:
         if m < 1:
             raise ValueError(f"m must be at least 1, not {m}")
-        if partner not in ("rules", "best"):
-            raise ValueError(f"unknown partner model {partner!r} (choices: rules, best)")
+        if partner not in PARTNERS:
+            raise ValueError(f"unknown partner model {partner!r} (choices: {', '.join(PARTNERS)})")
         if search_cards is not None and search_cards < 0:
             raise ValueError(f"search_cards must be at least 0, not {search_cards}")
         super().__init__(seed)

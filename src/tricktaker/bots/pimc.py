@@ -80,13 +80,20 @@ PHASES = ("rollout", "solve")
 policy, ``solve`` solves its card play from the first card where the game allows it
 (:func:`~tricktaker.bots.playout.solved_playout`) and rolls out the rest."""
 
-INFERENCES = ("none", "rules", "bids")
-"""How ``pimc`` draws its worlds: ``none`` uniformly among the consistent deals, ``rules``
-weighted by how likely each makes the other players' actions under the rules model
+LIKELIHOODS = {"rules": log_likelihood, "bids": bids_likelihood}
+"""The weightings of ``infer``: ``rules`` by how likely each world makes the other players'
+actions under the rules model, ``bids`` the same for their actions that are not card plays
 (:mod:`tricktaker.bots.belief`)."""
 
-__all__ = ["INFERENCES", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "STOCK_PLAY", "STOCK_SOLVE_CARDS", "PimcBot",
-           "answered_no", "candidates", "cards_to_play", "warm_up"]
+INFERENCES = ("none", *LIKELIHOODS)
+"""How ``pimc`` draws its worlds: ``none`` uniformly among the consistent deals, else weighted
+by one of :data:`LIKELIHOODS`."""
+
+STOCK_PLAYS = ("rollout", "rules")
+"""The values of ``stock_play`` and of :data:`STOCK_PLAY`."""
+
+__all__ = ["INFERENCES", "LIKELIHOODS", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "STOCK_PLAY", "STOCK_PLAYS",
+           "STOCK_SOLVE_CARDS", "PimcBot", "answered_no", "candidates", "cards_to_play", "warm_up"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 10,
@@ -283,8 +290,8 @@ class PimcBot(Bot):
             raise ValueError(f"nodes must be 0 (no limit) or more, not {nodes}")
         if min_worlds < 1:
             raise ValueError(f"min_worlds must be at least 1, not {min_worlds}")
-        if stock_play not in (None, "rollout", "rules"):
-            raise ValueError(f"unknown stock_play {stock_play!r} (choices: rollout, rules)")
+        if stock_play is not None and stock_play not in STOCK_PLAYS:
+            raise ValueError(f"unknown stock_play {stock_play!r} (choices: {', '.join(STOCK_PLAYS)})")
         if infer not in INFERENCES:
             raise ValueError(f"unknown infer {infer!r} (choices: {', '.join(INFERENCES)})")
         if not 0 < trust < 1:
@@ -356,8 +363,8 @@ class PimcBot(Bot):
 
     def _worlds(self, view: View) -> Iterator[State]:
         """The worlds of one decision: uniform, or weighted by the other players' actions."""
-        if self.infer != "none":
-            weigh = log_likelihood if self.infer == "rules" else bids_likelihood
+        weigh = LIKELIHOODS.get(self.infer)
+        if weigh is not None:
             return iter(weighted_worlds(view, self._rng, self.worlds, self.pool, self.trust, weigh,
                                         spread=self.spread))
         return (view.sample_world(self._rng) for _ in range(self.worlds))
