@@ -850,16 +850,12 @@ class TuteState(TrumpTrickState):
         no trump).  The world is replayed action by action, so it cannot break a
         rule; it then plays on with future deals of its own.
 
-        Two players get far more tries: each card the opponent used must have
-        been drawn before it was used, and late in a hand few random draws agree
-        with every one of those times (one position of an arena run, deal 295 of
-        ``arena tute --preset habanero --seed 7``, in 1 of about 200 tries; 500
-        tries then failed for about one world in eleven).  A try costs about
-        0.2 ms there, so 20,000 stay within seconds even where every one fails.
+        Two players: the opponent's first hand and the stock are dealt so that
+        each card it used was received before it was used
+        (:func:`~tricktaker.sampling.fill_timed_slots`).
         """
-        if self.num_players == 2:
-            return self._sample(seat, rng, 20_000, self._try_world_two)
-        return self._sample(seat, rng, 500, self._try_world_dealt)
+        draw = self._try_world_two if self.num_players == 2 else self._try_world_dealt
+        return self._sample(seat, rng, 500, draw)
 
     def _try_world_dealt(self, seat: int, rng: random.Random) -> TuteState | None:
         """Pairs and three players: every card dealt; the hidden ones are dealt anew.
