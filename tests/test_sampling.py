@@ -5,8 +5,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from math import comb
 
-from tricktaker.sampling import _timed_try, fill_slots, fill_timed_slots
+from tricktaker.sampling import _timed_try, fill_slots, fill_timed_slots, spread
 
 CARDS = [1 << i for i in range(8)]
 
@@ -129,3 +130,77 @@ def test_fill_slots_finds_the_one_deal_a_greedy_order_misses():
         assert got[0] & allowed[0] == got[0] and got[1] & allowed[1] == got[1]
         assert got[0] | got[1] | got[2] == pool
     assert fill_slots(pool, [2, 2], [CARDS[0], pool], random.Random(1)) is None
+
+
+def suit_cards(counts: list[int]) -> list[list[int]]:
+    """Cards of four suits, ``counts[s]`` of suit ``s`` (bits 16 * s + r, as the decks lay them)."""
+    return [[1 << (16 * s + r) for r in range(n)] for s, n in enumerate(counts)]
+
+
+def test_hands_void_in_different_suits_get_each_split_as_often_as_it_deals():
+    """Three hidden hands of 6 from 18 cards (5 spades, 5 hearts, 4 diamonds, 4 clubs); the first
+    showed it has no spade, the second no heart.  How many hearts the first holds, over sampled
+    deals, matches the exact count of deals (a random deal hand by hand gives it one heart
+    three times too often: 8.8% against 3.1%)."""
+    counts = [5, 5, 4, 4]
+    cards = suit_cards(counts)
+    spades, hearts = sum(cards[0]), sum(cards[1])
+    pool = sum(sum(c) for c in cards)
+    exact: Counter[int] = Counter()
+    for first in itertools.product(*(range(n + 1) for n in counts)):
+        if first[0] or sum(first) != 6:
+            continue
+        for second in itertools.product(*(range(n - k + 1) for n, k in zip(counts, first, strict=True))):
+            if second[1] or sum(second) != 6:
+                continue
+            ways = 1
+            for n, a, b in zip(counts, first, second, strict=True):
+                ways *= comb(n, a) * comb(n - a, b)
+            exact[first[1]] += ways
+    total = sum(exact.values())
+    rng = random.Random(4)
+    draws = 8000
+    seen: Counter[int] = Counter()
+    for _ in range(draws):
+        deal = fill_slots(pool, [6, 6, 6], [pool & ~spades, pool & ~hearts, pool], rng)
+        assert deal is not None and not deal[0] & spades and not deal[1] & hearts
+        seen[bin(deal[0] & hearts).count("1")] += 1
+    distance = sum(abs(seen[k] / draws - exact[k] / total) for k in range(6)) / 2
+    assert distance < 0.03, (distance, sorted(seen.items()), sorted(exact.items()))
+
+
+def test_every_deal_under_mixed_constraints_is_equally_likely():
+    """Six cards into three hands of two, each hand barred from different cards: every consistent
+    deal, listed by brute force, is drawn near its share."""
+    cards = [1 << i for i in range(6)]
+    pool = sum(cards)
+    allowed = [pool & ~(cards[0] | cards[1]), pool & ~cards[2], pool & ~(cards[3] | cards[0])]
+    deals = [d for d in itertools.permutations(cards)
+             if all(d[2 * i] & allowed[i] and d[2 * i + 1] & allowed[i] for i in range(3))]
+    masks = Counter((d[0] | d[1], d[2] | d[3], d[4] | d[5]) for d in deals)
+    rng = random.Random(6)
+    per_deal = 300
+    seen: Counter[tuple[int, ...]] = Counter()
+    for _ in range(per_deal * len(masks)):
+        deal = fill_slots(pool, [2, 2, 2], allowed, rng)
+        assert deal is not None
+        seen[tuple(deal)] += 1
+    assert set(seen) == set(masks)
+    chi2 = sum((seen[d] - per_deal) ** 2 / per_deal for d in masks)
+    assert chi2 < len(masks) + 5 * (2 * len(masks)) ** 0.5, (len(masks), chi2)
+
+
+def test_three_hands_each_lacking_a_suit_reach_both_of_their_deals():
+    """One spade, heart and diamond to three hands of one that may not hold a spade, a heart and a
+    diamond in turn: two deals, and no swap of two cards leads from one to the other (each swap
+    gives some hand its barred suit), so the walk also turns three cards round: from either deal
+    it ends in each about half the time."""
+    spade, heart, diamond = (cards[0] for cards in suit_cards([1, 1, 1, 0])[:3])
+    pool = spade | heart | diamond
+    allowed = [pool & ~spade, pool & ~heart, pool & ~diamond]
+    deals = [(heart, diamond, spade), (diamond, spade, heart)]
+    for start in deals:
+        rng = random.Random(8)
+        seen = Counter(tuple(spread(start, allowed, rng)) for _ in range(1000))
+        assert set(seen) == set(deals)
+        assert min(seen.values()) > 400

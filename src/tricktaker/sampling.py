@@ -5,9 +5,19 @@ must be dealt into *slots* (another seat's unknown cards, a face-down discard,
 a stock) of known sizes, each slot allowed only some cards (voids shown by
 play, a verbal bid's promise...).  :func:`fill_slots` deals the pool so that
 every slot gets exactly its size from its allowed cards, or says that it
-cannot.  It first tries a fast random deal, most constrained slot first; when
-that paints itself into a corner it falls back to an exact search (augmenting
-paths), so a consistent deal is always found when one exists.
+cannot, and every such deal is equally likely: a search bot's worlds are meant
+to be a uniform sample of the deals the seat cannot tell apart.
+
+With at most one slot constrained a random deal is exact: that slot takes its
+cards evenly from those it may hold, the rest are shuffled into the others.
+With two or more, a random deal slot by slot is not: a slot's choice changes
+how many ways the others have to finish, so a hand void in spades, drawn
+first, takes one heart too few or too many more often than it should.  Then a
+random deal (or, when random deals paint themselves into a corner, an exact
+search by augmenting paths, so a consistent deal is always found when one
+exists) is only the start of a walk: random swaps of two cards, and turns of
+three, between slots that may hold them.  The walk moves between deals as
+often one way as the other, so it leaves each deal it reaches equally likely.
 """
 
 from __future__ import annotations
@@ -17,7 +27,10 @@ from collections.abc import Sequence
 
 from .cards import single_bits
 
-__all__ = ["fill_slots", "fill_timed_slots"]
+__all__ = ["fill_slots", "fill_timed_slots", "spread"]
+
+MOVES_PER_CARD = 10
+"""Random swaps and turns tried per card by the walk that spreads a constrained deal evenly."""
 
 
 def fill_slots(
@@ -25,18 +38,87 @@ def fill_slots(
 ) -> list[int] | None:
     """Deal every card of ``pool`` into slots: slot ``i`` gets ``sizes[i]`` cards of ``allowed[i]``.
 
-    Returns one card mask per slot, or None when no such deal exists.  The
-    sizes must add up to the number of cards in the pool.
+    Returns one card mask per slot, or None when no such deal exists; each
+    deal that exists is equally likely.  The sizes must add up to the number of
+    cards in the pool.
     """
     cards = single_bits(pool)
     if sum(sizes) != len(cards):
         raise ValueError(f"slots hold {sum(sizes)} cards but the pool has {len(cards)}")
     allowed = [a & pool for a in allowed]
+    bound = [i for i, a in enumerate(allowed) if a != pool and sizes[i]]
+    if len(bound) == 1:
+        return _one_bound(cards, sizes, allowed, bound[0], rng)
+    result = None
     for _ in range(3):
         result = _greedy(cards, sizes, allowed, rng)
         if result is not None:
-            return result
-    return _matching(cards, sizes, allowed, rng)
+            break
+    if result is None:
+        result = _matching(cards, sizes, allowed, rng)
+    if result is None or not bound:
+        return result
+    return spread(result, allowed, rng)
+
+
+def _one_bound(cards: list[int], sizes: Sequence[int], allowed: Sequence[int], bound: int,
+               rng: random.Random) -> list[int] | None:
+    """Exact when only slot ``bound`` is constrained: it draws first, the rest are shuffled."""
+    choice = single_bits(allowed[bound])
+    if len(choice) < sizes[bound]:
+        return None
+    picked = rng.sample(choice, sizes[bound])
+    taken = sum(picked)
+    rest = [b for b in cards if not b & taken]
+    rng.shuffle(rest)
+    out, pos = [], 0
+    for i, size in enumerate(sizes):
+        if i == bound:
+            out.append(taken)
+            continue
+        out.append(sum(rest[pos:pos + size]))
+        pos += size
+    return out
+
+
+def spread(deal: Sequence[int], allowed: Sequence[int], rng: random.Random) -> list[int]:
+    """A deal walked from ``deal`` by random swaps and turns that keep every card where it may be.
+
+    ``deal[i]`` is slot ``i``'s cards, ``allowed[i]`` the cards it may hold.  A move picks two
+    or three cards at random (each equally likely) and, if they lie in different slots and each
+    may go where the next one lies, passes them round.  The chance of picking a move equals the
+    chance of picking the move that undoes it, so the walk leaves every deal it reaches as
+    likely as every other.  Swaps alone can get stuck where three slots each lack a different
+    suit; turns of three free them.
+    """
+    cards: list[int] = []
+    slot_of: list[int] = []
+    for i, m in enumerate(deal):
+        for b in single_bits(m):
+            cards.append(b)
+            slot_of.append(i)
+    n = len(cards)
+    if n < 2:
+        return list(deal)
+    may = [sum(1 << i for i, a in enumerate(allowed) if a & b) for b in cards]
+    rand = rng.random
+    for _ in range(MOVES_PER_CARD * n):
+        a, b = int(rand() * n), int(rand() * n)
+        sa, sb = slot_of[a], slot_of[b]
+        if sa == sb:
+            continue
+        if rand() < 0.5:
+            if may[a] >> sb & 1 and may[b] >> sa & 1:
+                slot_of[a], slot_of[b] = sb, sa
+        else:
+            c = int(rand() * n)
+            sc = slot_of[c]
+            if sc != sa and sc != sb and may[a] >> sb & 1 and may[b] >> sc & 1 and may[c] >> sa & 1:
+                slot_of[a], slot_of[b], slot_of[c] = sb, sc, sa
+    out = [0] * len(deal)
+    for b, i in zip(cards, slot_of, strict=True):
+        out[i] |= b
+    return out
 
 
 def _greedy(
@@ -140,12 +222,11 @@ def fill_timed_slots(
         if got is not None:
             break
     allowed, stock = _timed_places(pool, times, uses, forbids, now)
-    if got is None:
+    if got is None:  # the matching, spread evenly inside fill_slots
         filled = fill_slots(pool, [1] * len(times) + [spare], [*allowed, stock], rng)
-        if filled is None:
-            return None
-        got = filled[:-1], filled[-1]
-    return _spread(*got, allowed, stock, rng)
+        return None if filled is None else (filled[:-1], filled[-1])
+    walked = spread([*got[0], got[1]], [*allowed, stock], rng)
+    return walked[:-1], walked[-1]
 
 
 def _timed_try(
@@ -212,24 +293,3 @@ def _timed_places(
                 mask &= ~m
         allowed.append(mask)
     return allowed, pool & ~used
-
-
-SWAPS_PER_SLOT = 8
-"""Random swaps per slot in :func:`_spread`: enough to forget where the deal started."""
-
-
-def _spread(slots: list[int], rest: int, allowed: Sequence[int], stock: int,
-            rng: random.Random) -> tuple[list[int], int]:
-    """Swap random pairs of placed cards where both may go, many times (a symmetric walk)."""
-    places = [*slots, *single_bits(rest)]
-    n, total = len(slots), len(places)
-    may = [*allowed, *[stock] * (total - n)]
-    rand = rng.random
-    for _ in range(SWAPS_PER_SLOT * n):  # one of a pair is a slot: swapping stock cards changes nothing
-        a, b = int(rand() * n), int(rand() * total)
-        if places[b] & may[a] and places[a] & may[b]:
-            places[a], places[b] = places[b], places[a]
-    spread = 0
-    for card in places[n:]:
-        spread |= card
-    return places[:n], spread
