@@ -7,7 +7,7 @@ import random
 from collections import Counter
 from math import comb
 
-from tricktaker.sampling import _timed_try, fill_slots, fill_timed_slots, spread
+from tricktaker.sampling import _timed_try, _TimedDeal, fill_slots, fill_timed_slots, spread
 
 CARDS = [1 << i for i in range(8)]
 
@@ -87,7 +87,8 @@ def test_a_timed_deal_is_found_where_random_tries_rarely_agree():
     assert len(deals) == 36
     assert deals
     rng = random.Random(5)
-    tries = sum(_timed_try(pool, times, uses, forbids, now, spare, rng) is not None for _ in range(400))
+    problem = _TimedDeal(pool, times, uses, forbids, now, spare)
+    tries = sum(_timed_try(problem, rng) is not None for _ in range(400))
     assert tries < 50  # random tries alone mostly fail here (about 20 of 400)
     for _ in range(100):
         got = fill_timed_slots(pool, times, uses, forbids, now, spare, rng)

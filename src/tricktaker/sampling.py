@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .cards import single_bits
 
@@ -215,13 +216,14 @@ def fill_timed_slots(
     where they may be: a walk under which every deal it reaches is equally
     likely, whatever deal it started from.
     """
+    deal = _TimedDeal(pool, times, uses, forbids, now, spare)
     for _ in range(3):
-        got = _timed_try(pool, times, uses, forbids, now, spare, rng)
+        got = _timed_try(deal, rng)
         if got is not None and not forbids:
             return got
         if got is not None:
             break
-    allowed, stock = _timed_places(pool, times, uses, forbids, now)
+    allowed, stock = _timed_places(deal)
     if got is None:  # the matching, spread evenly inside fill_slots
         filled = fill_slots(pool, [1] * len(times) + [spare], [*allowed, stock], rng)
         return None if filled is None else (filled[:-1], filled[-1])
@@ -229,16 +231,20 @@ def fill_timed_slots(
     return walked[:-1], walked[-1]
 
 
-def _timed_try(
-    pool: int,
-    times: Sequence[int],
-    uses: Sequence[tuple[int, int]],
-    forbids: Sequence[tuple[int, int]],
-    now: int,
-    spare: int,
-    rng: random.Random,
-) -> tuple[list[int], int] | None:
+class _TimedDeal(NamedTuple):
+    """The arguments of :func:`fill_timed_slots`, but the random numbers."""
+
+    pool: int
+    times: Sequence[int]
+    uses: Sequence[tuple[int, int]]
+    forbids: Sequence[tuple[int, int]]
+    now: int
+    spare: int
+
+
+def _timed_try(deal: _TimedDeal, rng: random.Random) -> tuple[list[int], int] | None:
     """One random try of :func:`fill_timed_slots`, used cards first; None if it got stuck."""
+    pool, times, uses, forbids, now, spare = deal
     free = list(range(len(times)))
     rng.shuffle(free)
     assign: dict[int, int] = {}
@@ -268,15 +274,13 @@ def _timed_try(
     return [assign[k] for k in range(len(times))], filled[-1]
 
 
-def _timed_places(
-    pool: int, times: Sequence[int], uses: Sequence[tuple[int, int]], forbids: Sequence[tuple[int, int]],
-    now: int,
-) -> tuple[list[int], int]:
+def _timed_places(deal: _TimedDeal) -> tuple[list[int], int]:
     """The cards each slot may hold, and the cards the spare places may hold (none he used).
 
     A card may sit in a slot received before it left his hand (its first use, else not yet)
     and while no duty ruled it out.
     """
+    pool, times, uses, forbids, now, _ = deal
     used = 0
     deadline: dict[int, int] = {}
     for card, t in uses:
