@@ -208,27 +208,17 @@ def fill_timed_slots(
     time of use, each take a slot drawn evenly from those received before it
     (each one's choices are a prefix of the next one's, so every earlier choice
     leaves the next one as many), and the rest are shuffled into the other
-    places.  A duty cuts holes in those prefixes: the tries then favour some
-    deals, and can all fail (in one two-player Tute position 1 try in 200
-    agreed).  So with duties, after a few failed tries the deal is found by a
-    matching (:func:`fill_slots`, which finds one whenever one exists), and
-    either way it is then spread by random swaps of two cards that keep both
-    where they may be: a walk under which every deal it reaches is equally
-    likely, whatever deal it started from.
+    places.  A duty cuts holes in those prefixes, where such tries favour some
+    deals and can all fail (in one two-player Tute position 1 try in 200
+    agreed).  So with duties every place is one slot of :func:`fill_slots`,
+    which finds a deal whenever one exists and spreads its deals evenly.
     """
     deal = _TimedDeal(pool, times, uses, forbids, now, spare)
-    for _ in range(3):
-        got = _timed_try(deal, rng)
-        if got is not None and not forbids:
-            return got
-        if got is not None:
-            break
+    if not forbids:
+        return _timed_try(deal, rng)
     allowed, stock = _timed_places(deal)
-    if got is None:  # the matching, spread evenly inside fill_slots
-        filled = fill_slots(pool, [1] * len(times) + [spare], [*allowed, stock], rng)
-        return None if filled is None else (filled[:-1], filled[-1])
-    walked = spread([*got[0], got[1]], [*allowed, stock], rng)
-    return walked[:-1], walked[-1]
+    filled = fill_slots(pool, [1] * len(times) + [spare], [*allowed, stock], rng)
+    return None if filled is None else (filled[:-1], filled[-1])
 
 
 class _TimedDeal(NamedTuple):
@@ -244,14 +234,14 @@ class _TimedDeal(NamedTuple):
 
 def _timed_try(deal: _TimedDeal, rng: random.Random) -> tuple[list[int], int] | None:
     """One random try of :func:`fill_timed_slots`, used cards first; None if it got stuck."""
-    pool, times, uses, forbids, now, spare = deal
+    pool, times, uses, _, _, spare = deal
+    allowed, _ = _timed_places(deal)
     free = list(range(len(times)))
     rng.shuffle(free)
     assign: dict[int, int] = {}
     taken = 0
-    for card, deadline in sorted(uses, key=lambda u: u[1]):
-        options = [k for k in free if times[k] < deadline
-                   and not any(times[k] < i < deadline and card & m for i, m in forbids)]
+    for card, _ in sorted(uses, key=lambda u: u[1]):  # by time of use
+        options = [k for k in free if card & allowed[k]]
         if not options:
             return None
         k = rng.choice(options)
@@ -259,14 +249,7 @@ def _timed_try(deal: _TimedDeal, rng: random.Random) -> tuple[list[int], int] | 
         assign[k] = card
         taken |= card
     rest = pool & ~taken
-    allowed = []
-    for k in free:
-        mask = rest
-        for i, m in forbids:
-            if times[k] < i < now:
-                mask &= ~m
-        allowed.append(mask)
-    filled = fill_slots(rest, [1] * len(free) + [spare], [*allowed, rest], rng)
+    filled = fill_slots(rest, [1] * len(free) + [spare], [*(allowed[k] & rest for k in free), rest], rng)
     if filled is None:
         return None
     for k, card in zip(free, filled, strict=False):
