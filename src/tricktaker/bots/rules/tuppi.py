@@ -61,10 +61,16 @@ def card_of(text: str) -> Card:
     return text[-1], RANK_OF[text[:-1]] if text[:-1] != "10" else 10
 
 
+RANK_TEXT = {rank: text for text, rank in RANK_OF.items()}
+
+
 def text_of(card: Card) -> str:
     """The canonical text of a (suit, rank) card."""
-    rank = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}.get(card[1], str(card[1]))
-    return rank + card[0]
+    return RANK_TEXT[card[1]] + card[0]
+
+
+DECK = [(s, r, text_of((s, r))) for s in SUITS for r in range(2, 15)]
+"""Every card as (suit, rank, text), suit by suit, low to high: what :func:`read_table` counts."""
 
 
 def sooli_rank(card: Card) -> int:
@@ -131,10 +137,9 @@ def read_table(obs: dict[str, Any]) -> Table:
     if obs.get("discard"):
         gone.add(obs["discard"])
     out: dict[str, list[int]] = {s: [] for s in SUITS}
-    for s in SUITS:
-        for r in range(2, 15):
-            if text_of((s, r)) not in gone:
-                out[s].append(r)
+    for s, r, text in DECK:
+        if text not in gone:
+            out[s].append(r)
     if soloist is None:
         order = [0, 1, 2, 3]
     else:
