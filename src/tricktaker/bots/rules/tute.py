@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ...engine import Action
@@ -108,6 +109,23 @@ class Table:
     out: tuple[bool, ...] = ()
     """Cabrero: the seats put out of the match (no cards, no turn)."""
 
+    @cached_property
+    def unseen_by_suit(self) -> dict[str, list[Card]]:
+        """The unseen cards of each suit (the chances below read them many times a decision)."""
+        by_suit: dict[str, list[Card]] = {suit: [] for suit in SUITS}
+        for card in self.unseen:
+            by_suit[card[0]].append(card)
+        return by_suit
+
+    @cached_property
+    def known_held(self) -> list[int]:
+        """How many of the known unseen cards each seat holds."""
+        held = [0] * len(self.hand_sizes)
+        for holder in self.known.values():
+            if holder >= 0:
+                held[holder] += 1
+        return held
+
     def partner(self, seat: int) -> int | None:
         """The partner of ``seat`` (pairs only)."""
         return (seat + 2) % 4 if self.pairs else None
@@ -137,7 +155,7 @@ class Table:
     def master(self, card: Card) -> bool:
         """True when no unseen card of the suit is stronger."""
         s = STRENGTH[card[1]]
-        return not any(c[0] == card[0] and STRENGTH[c[1]] > s for c in self.unseen)
+        return not any(STRENGTH[c[1]] > s for c in self.unseen_by_suit[card[0]])
 
 
 def read_table(obs: dict[str, Any]) -> Table:
@@ -226,17 +244,22 @@ def choose(view: View, rng: random.Random) -> Action:
 
 def _holds_any(t: Table, seat: int, cards: list[Card]) -> float:
     """The chance ``seat`` holds at least one of ``cards`` (unseen cards spread evenly)."""
-    if any(t.known.get(c) == seat for c in cards):
-        return 1.0
-    free = [c for c in cards if c not in t.known]
+    known = t.known
+    free = 0
+    for c in cards:
+        holder = known.get(c)
+        if holder is None:
+            free += 1
+        elif holder == seat:
+            return 1.0
     if not free:
         return 0.0
-    pool = len(t.unseen) - len(t.known)
-    size = t.hand_sizes[seat] - sum(1 for h in t.known.values() if h == seat)
+    pool = len(t.unseen) - len(known)
+    size = t.hand_sizes[seat] - t.known_held[seat]
     if pool <= 0 or size <= 0:
         return 0.0
     miss = 1.0
-    for k in range(len(free)):
+    for k in range(free):
         miss *= max(0.0, (pool - size - k) / (pool - k)) if pool - k > 0 else 0.0
     return 1.0 - miss
 
@@ -244,7 +267,8 @@ def _holds_any(t: Table, seat: int, cards: list[Card]) -> float:
 def beat_chance(t: Table, seat: int, card: Card, lead: str) -> float:
     """The chance that ``seat``, still to play, beats ``card`` (the trick's best) in a trick
     led in ``lead``: the duties make him beat whenever he can."""
-    higher = [c for c in t.unseen if c[0] == card[0] and STRENGTH[c[1]] > STRENGTH[card[1]]]
+    strength = STRENGTH[card[1]]
+    higher = [c for c in t.unseen_by_suit[card[0]] if STRENGTH[c[1]] > strength]
     if card[0] != lead and card[0] != t.trump:
         return 0.0
     same = 0.0 if card[0] in t.voids[seat] else _holds_any(t, seat, higher)
@@ -252,13 +276,13 @@ def beat_chance(t: Table, seat: int, card: Card, lead: str) -> float:
         if lead == t.trump:
             return same
         # He must follow the suit led if he can; void in it, he must trump and overtrump.
-        led_left = [c for c in t.unseen if c[0] == lead]
+        led_left = t.unseen_by_suit[lead]
         void = 1.0 if lead in t.voids[seat] else 1.0 - _holds_any(t, seat, led_left)
         return void * same
-    trumps = [c for c in t.unseen if c[0] == t.trump]
+    trumps = t.unseen_by_suit[t.trump]
     if lead in t.voids[seat]:
         return 0.0 if t.trump in t.voids[seat] else _holds_any(t, seat, trumps)
-    led_left = [c for c in t.unseen if c[0] == lead]
+    led_left = t.unseen_by_suit[lead]
     void = 1.0 - _holds_any(t, seat, led_left)
     has_trump = 0.0 if t.trump in t.voids[seat] else _holds_any(t, seat, trumps)
     return 1.0 - (1.0 - same) * (1.0 - void * has_trump)
