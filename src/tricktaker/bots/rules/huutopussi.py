@@ -38,7 +38,9 @@ Huutopussi"):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import cache
+from types import MappingProxyType
 
 from ...cards import PIQUET_36, SUIT_MASKS, popcount, single_bits, suit_of
 from ...engine import Action
@@ -68,10 +70,16 @@ STEP = 5
 TOP4 = (ACE, TEN, KING, QUEEN)
 
 
-def card_values(view: View) -> dict[int, int]:
+def card_values(view: View) -> Mapping[int, int]:
     """Points of each card bit under the game's ``card_values`` option."""
-    table = RANK_POINTS[view.game.options.get("card_values", "fives")]
-    return {c.mask: table.get(c.rank.value, 0) for c in PIQUET_36.cards}
+    return _card_values(view.game.options.get("card_values", "fives"))
+
+
+@cache
+def _card_values(option: str) -> Mapping[int, int]:
+    """:func:`card_values` by option, built once (every rollout decision asks)."""
+    table = RANK_POINTS[option]
+    return MappingProxyType({c.mask: table.get(c.rank.value, 0) for c in PIQUET_36.cards})
 
 
 def marriage_values(view: View) -> dict[int, int]:
@@ -262,7 +270,7 @@ def _partner_bonus(auction: list[list[object]], partner: int) -> float:
 
 
 def exchange_gift(hand: int, size: int, marriages: dict[int, int], wanted: list[int],
-                  values: dict[int, int]) -> int:
+                  values: Mapping[int, int]) -> int:
     """The cards the declarer's partner gives: the seed's order of preference.
 
     Aces; whole marriages (both or none: a lone half says "I lack the other");
@@ -297,7 +305,7 @@ def exchange_gift(hand: int, size: int, marriages: dict[int, int], wanted: list[
     return out
 
 
-def keep_set(hand: int, give: int, marriages: dict[int, int], values: dict[int, int],
+def keep_set(hand: int, give: int, marriages: dict[int, int], values: Mapping[int, int],
              bank: bool = False, forbidden: int = 0, lacks: int = 0) -> int:
     """The ``give`` cards the declarer lets go (back to the partner, or the three-player discard).
 

@@ -27,7 +27,7 @@ the auction, the exchange and its own call values.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...cards import PIQUET_36, SUIT_MASKS, popcount, single_bits, suit_of
@@ -92,7 +92,7 @@ class Table:
     declared: int
     """Bit per suit index: suits already declared this hand."""
     calls: list[tuple[int, str]]
-    values: dict[int, int]
+    values: Mapping[int, int]
     """Points of each card bit in this game's count."""
     lead_win: list[int] = field(default_factory=list)
     """Per seat: how many tricks it led and won (entries it has shown)."""
@@ -149,7 +149,7 @@ def beats(card: int, best: int, trump: int) -> bool:
     return cs == trump
 
 
-def read_table(view: View, values: dict[int, int] | None = None) -> Table:
+def read_table(view: View, values: Mapping[int, int] | None = None) -> Table:
     """The seat's card knowledge from its observation (cheap: a few dozen bit operations)."""
     obs = view.observation
     seat = view.seat
