@@ -400,6 +400,51 @@ def test_pimc_keeps_the_rules_choice_unless_rollouts_clearly_beat_it() -> None:
     assert not _clearly_better([1.0, 1.0], [1.0, 1.0], 0.0)
 
 
+def test_a_world_drawn_twice_counts_once_in_the_rules_choices_guard() -> None:
+    """Weighted worlds repeat: 24 scores of 3 distinct worlds are worth 3 worlds, not 24, so a
+    difference the repeats make look steady is not taken for a clear one."""
+    from tricktaker.bots.pimc import _clearly_better, distinct_worlds
+
+    assert distinct_worlds([1, 2, 3, 4]) == 4
+    assert distinct_worlds([7] * 24) == 1
+    assert distinct_worlds([1, 1, 2, 2]) == pytest.approx(2.0)
+    assert distinct_worlds([1, 1, 1, 2]) == pytest.approx(16 / 10)
+    challenger = [4.0, -1.0, 0.5] * 8  # three worlds, each drawn eight times
+    incumbent = [0.0] * 24
+    assert _clearly_better(challenger, incumbent, 1.5)  # read as 24 worlds: +1.17 against 0.44 error
+    assert not _clearly_better(challenger, incumbent, 1.5, distinct_worlds([1, 2, 3] * 8))  # error 1.24
+    assert not _clearly_better([2.0] * 8, [0.0] * 8, 1.5, distinct_worlds([5] * 8))  # one world
+    assert _clearly_better([3.0, 2.0, 3.0, 2.0], [0.0] * 4, 1.5, 4.0)
+
+
+def test_pimc_rolls_out_a_world_drawn_twice_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``infer`` the worlds are resampled by weight; a repeated world is played out once
+    per candidate, and the guard is told how many distinct worlds there were."""
+    state = tt.new_game("huutopussi").new_hand(seed=4)
+    rules = make_bot("rules", seed=1)
+    while state.phase != "play":  # the auction and the exchange say much about the hands
+        state.apply(rules.decide(view_of(state, state.current_player)))  # type: ignore[arg-type]
+    view = view_of(state, state.current_player)  # type: ignore[arg-type]
+    played: list[int] = []
+    real_play_out = pimc_module.play_out
+
+    def counting_play_out(*args: object) -> list[float]:
+        played.append(1)
+        return real_play_out(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pimc_module, "play_out", counting_play_out)
+    bot = PimcBot(seed=2, worlds=12, infer="rules", trust=0.9, pool=3)
+    choices = pimc_module.candidates(view, random.Random(0), 12)
+    scores, distinct = bot._rolled_out_scores(view, choices, None)
+    worlds = list(PimcBot(seed=2, worlds=12, infer="rules", trust=0.9, pool=3)._worlds(view))
+    unique = len({id(w) for w in worlds})
+    assert unique < 12, "the auction should make the weights repeat some world"
+    assert all(len(s) == 12 for s in scores.values())
+    assert len(played) == unique * len(choices)
+    assert distinct == pytest.approx(pimc_module.distinct_worlds([id(w) for w in worlds]))
+    assert distinct < unique + 1e-9
+
+
 def test_hand_rewards_are_zero_sum_per_side() -> None:
     state = tt.new_game("huutopussi", players=3).new_hand(seed=2)
     rng = random.Random(1)

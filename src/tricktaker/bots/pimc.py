@@ -58,6 +58,7 @@ import math
 import random
 import statistics
 import time as clock
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -232,17 +233,33 @@ def warm_up(game: Game, seed: int = 0) -> None:
         state.apply(rng.choice(state.legal_actions()))
 
 
-def _clearly_better(challenger: list[float], incumbent: list[float], z: float) -> bool:
+def _clearly_better(challenger: list[float], incumbent: list[float], z: float,
+                    distinct: float | None = None) -> bool:
     """True when ``challenger`` beats ``incumbent`` by more than ``z`` standard errors, world by world.
 
     Both were scored in the same worlds with the same random numbers, so the
-    paired differences carry little of the luck of the deal.
+    paired differences carry little of the luck of the deal.  ``distinct`` is how
+    many independent worlds the scores are worth when some world was drawn more
+    than once (:func:`distinct_worlds`; default: every score its own world): the
+    standard error is the spread over the square root of that, and below two
+    worlds' worth no spread is known, so nothing is clearly better.
     """
     diffs = [c - i for c, i in zip(challenger, incumbent, strict=True)]
     mean = statistics.fmean(diffs)
     if len(diffs) < 2:
         return mean > 0
-    return mean > z * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    worth = len(diffs) if distinct is None else distinct
+    if worth < 2:
+        return False
+    return mean > z * statistics.stdev(diffs) / math.sqrt(worth)
+
+
+def distinct_worlds(drawn: list[int]) -> float:
+    """What a sample with repeats is worth in independent worlds: Kish's effective size of the
+    repeat counts, ``(sum m)^2 / sum m^2`` (``len(drawn)`` when no world repeats, 1 when one
+    world was drawn every time)."""
+    counts = Counter(drawn)
+    return len(drawn) ** 2 / sum(m * m for m in counts.values()) if drawn else 0.0
 
 
 def cards_to_play(observation: dict[str, Any], seat: int) -> int:
@@ -354,10 +371,12 @@ class PimcBot(Bot):
         preferred = choices[0]  # the rules choice, first of equals
         if scores is None and self._plays_stock_by_rules(view):
             return preferred
+        distinct = None
         if scores is None:
-            scores = self._rolled_out_scores(view, choices, deadline)
+            scores, distinct = self._rolled_out_scores(view, choices, deadline)
         best = max(choices, key=lambda a: sum(scores[a]))
-        if solved or best is preferred or _clearly_better(scores[best], scores[preferred], self.confidence):
+        if solved or best is preferred or _clearly_better(scores[best], scores[preferred], self.confidence,
+                                                          distinct):
             return best
         return preferred
 
@@ -403,31 +422,46 @@ class PimcBot(Bot):
         return scores
 
     def _rolled_out_scores(self, view: View, choices: list[Action],
-                           deadline: float | None) -> dict[Action, list[float]]:
+                           deadline: float | None) -> tuple[dict[Action, list[float]], float]:
         """Each candidate's reward in each world, played out by the rollout policy (or, with
-        ``phases=solve``, before card play, its card play solved where the game allows it)."""
+        ``phases=solve``, before card play, its card play solved where the game allows it),
+        and how many independent worlds the scores are worth (:func:`distinct_worlds`).
+
+        A world drawn twice by weight (``infer``) is played out once and counted twice: a
+        second rollout of the same deal by the same policy would come out the same, and
+        counted as a new world it would make the rules choice's guard believe in a
+        difference it has seen once.
+        """
         rng = self._rng
         scores: dict[Action, list[float]] = {action: [] for action in choices}
         side = view.game.side_of(view.seat)
         rollout = ROLLOUTS[self.rollout]
         phase_solving = (self.phases == "solve" and view.observation.get("phase") != "play"
                          and view.game.name in SOLVED_PLAY)
+        done: dict[int, tuple[State, list[float]]] = {}
+        """Each world's rewards by identity; the world is kept so its id is not reused."""
+        drawn: list[int] = []
         for world in self._worlds(view):
             luck = rng.getrandbits(64)
-            if phase_solving:
-                limit = self.phase_time if deadline is None else \
-                    max(min(self.phase_time, deadline - clock.perf_counter()), 1e-3)
-                results = _solved_world(world, choices, rollout, luck, limit)
-                for action, rewards in zip(choices, results, strict=True):
-                    scores[action].append(rewards[side])
-            else:
-                for action in choices:
-                    child = world.clone()
-                    child.apply(action)
-                    scores[action].append(play_out(child, rollout, random.Random(luck))[side])
+            drawn.append(id(world))
+            if id(world) not in done:
+                if phase_solving:
+                    limit = self.phase_time if deadline is None else \
+                        max(min(self.phase_time, deadline - clock.perf_counter()), 1e-3)
+                    results = _solved_world(world, choices, rollout, luck, limit)
+                    rewards = [result[side] for result in results]
+                else:
+                    rewards = []
+                    for action in choices:
+                        child = world.clone()
+                        child.apply(action)
+                        rewards.append(play_out(child, rollout, random.Random(luck))[side])
+                done[id(world)] = (world, rewards)
+            for action, reward in zip(choices, done[id(world)][1], strict=True):
+                scores[action].append(reward)
             if deadline is not None and clock.perf_counter() > deadline:
                 break
-        return scores
+        return scores, distinct_worlds(drawn)
 
     def __repr__(self) -> str:
         inference = f", infer={self.infer!r}" if self.infer != "none" else ""
