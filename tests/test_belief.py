@@ -42,6 +42,35 @@ def test_rewinding_a_world_and_replaying_it_gives_the_world_back(game: str) -> N
     assert all(replay.observation(s) == world.observation(s) for s in range(state.num_players))
 
 
+@pytest.mark.parametrize(("name", "options"), [
+    ("tuppi", {}), ("tute", {}), ("tute", {"players": 2}), ("marjapussi", {}), ("bondtolva", {}),
+    ("bondtolva", {"players": 2}), ("avomarjapussi", {}), ("huutopussi", {}), ("huutopussi", {"players": 3}),
+    ("huutopussi", {"players": 2})])
+def test_two_different_card_plays_never_look_the_same_to_another_seat(name: str, options: dict[str, int]) -> None:
+    """The premise of the likelihood's shortcut (``belief._looks_the_same``): every seat sees which card
+    was played, so the model's card and the card seen are told apart without replaying them."""
+    game = tt.new_game(name, **options)
+    bots = [make_bot("rules", seed=seat) for seat in range(game.num_players)]
+    checked = 0
+    for seed in range(3):
+        state = game.new_hand(seed=seed)
+        number = state.hand_number
+        while not state.is_over() and state.hand_number == number:
+            seat = state.current_player
+            assert seat is not None
+            plays = [a for a in state.legal_actions() if a.kind == "play"]
+            if len(plays) > 1:
+                for viewer in range(game.num_players):
+                    if viewer != seat:
+                        first, second = state.clone(), state.clone()
+                        first.apply(plays[0])
+                        second.apply(plays[-1])
+                        assert first.observation(viewer) != second.observation(viewer), (name, plays[0], plays[-1])
+                checked += 1
+            state.apply(bots[seat].act(view_of(state, seat)))
+    assert checked > 10
+
+
 @pytest.mark.parametrize(("game", "seed", "weigh", "margin"), [
     ("tuppi", 3, log_likelihood, 2), ("tute", 3, log_likelihood, 2), ("tute", 5, log_likelihood, 2),
     ("huutopussi", 5, log_likelihood, 2),

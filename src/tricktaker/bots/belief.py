@@ -84,7 +84,14 @@ class _Favouring(random.Random):
 
 
 def _looks_the_same(state: State, one: Action, other: Action, seat: int) -> bool:
-    """True when ``seat`` cannot tell ``one`` from ``other`` played in ``state`` (a hidden bid card)."""
+    """True when ``seat`` cannot tell ``one`` from ``other`` played in ``state`` (a hidden bid card).
+
+    Two different card plays never look the same: a card played to a trick is shown to
+    every seat in every game (``tests/test_belief.py`` checks it), so the two copies and
+    observations that would say so are skipped on the likelihood's hot path.
+    """
+    if one.kind == other.kind == "play":
+        return one is other
     first, second = state.clone(), state.clone()
     first.apply(one)
     second.apply(other)
