@@ -60,7 +60,7 @@ import statistics
 import time as clock
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..engine import Action, Game, State
 from .base import Bot, View
@@ -254,6 +254,27 @@ def _clearly_better(challenger: list[float], incumbent: list[float], z: float,
     return mean > z * statistics.stdev(diffs) / math.sqrt(worth)
 
 
+T = TypeVar("T")
+
+
+class _ByWorld(Generic[T]):
+    """A value kept per world object, for worlds drawn more than once by weight (the same object
+    each time).  Keyed by identity, so each world is held with its value: a world let go could
+    hand its id to the next one drawn."""
+
+    def __init__(self) -> None:
+        self._items: dict[int, tuple[State, T]] = {}
+
+    def __contains__(self, world: State) -> bool:
+        return id(world) in self._items
+
+    def __getitem__(self, world: State) -> T:
+        return self._items[id(world)][1]
+
+    def __setitem__(self, world: State, value: T) -> None:
+        self._items[id(world)] = (world, value)
+
+
 def distinct_worlds(drawn: list[int]) -> float:
     """What a sample with repeats is worth in independent worlds: Kish's effective size of the
     repeat counts, ``(sum m)^2 / sum m^2`` (``len(drawn)`` when no world repeats, 1 when one
@@ -396,22 +417,20 @@ class PimcBot(Bot):
         from ..solver import SolveTimeout, solve
 
         scores: dict[Action, list[float]] = {action: [] for action in choices}
-        solved: dict[int, tuple[State, dict[Action, int]]] = {}
-        """A world drawn twice by weight is solved once.  Keyed by identity, so each world is kept
-        with its values: a world let go could hand its id to the next one drawn."""
+        solved: _ByWorld[dict[Action, int]] = _ByWorld()  # a world drawn twice is solved once
         budget = NODE_BUDGET.get(view.game.name, 0) if self.nodes is None else self.nodes
         nodes_left = budget or None  # 0: no limit
         for world in self._worlds(view):
-            if id(world) not in solved:
+            if world not in solved:
                 limit = None if deadline is None else max(deadline - clock.perf_counter(), 1e-3)
                 try:
                     solution = solve(world, time_limit=limit, node_limit=nodes_left)
                 except SolveTimeout:
                     break
-                solved[id(world)] = (world, solution.values)
+                solved[world] = solution.values
                 if nodes_left is not None:
                     nodes_left -= solution.nodes
-            values = solved[id(world)][1]
+            values = solved[world]
             for action in choices:
                 scores[action].append(values[action])
             if (deadline is not None and clock.perf_counter() > deadline) \
@@ -438,13 +457,12 @@ class PimcBot(Bot):
         rollout = ROLLOUTS[self.rollout]
         phase_solving = (self.phases == "solve" and view.observation.get("phase") != "play"
                          and view.game.name in SOLVED_PLAY)
-        done: dict[int, tuple[State, list[float]]] = {}
-        """Each world's rewards by identity; the world is kept so its id is not reused."""
+        done: _ByWorld[list[float]] = _ByWorld()
         drawn: list[int] = []
         for world in self._worlds(view):
             luck = rng.getrandbits(64)
             drawn.append(id(world))
-            if id(world) not in done:
+            if world not in done:
                 if phase_solving:
                     limit = self.phase_time if deadline is None else \
                         max(min(self.phase_time, deadline - clock.perf_counter()), 1e-3)
@@ -456,8 +474,8 @@ class PimcBot(Bot):
                         child = world.clone()
                         child.apply(action)
                         rewards.append(play_out(child, rollout, random.Random(luck))[side])
-                done[id(world)] = (world, rewards)
-            for action, reward in zip(choices, done[id(world)][1], strict=True):
+                done[world] = rewards
+            for action, reward in zip(choices, done[world], strict=True):
                 scores[action].append(reward)
             if deadline is not None and clock.perf_counter() > deadline:
                 break
