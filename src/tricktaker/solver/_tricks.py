@@ -21,8 +21,9 @@ What makes it fast (each is standard in double-dummy solvers):
   the first move that answers it.
 - **Transposition table with partition search** at trick boundaries.  A
   search returns, with its answer, the cards whose *rank* decided it (the
-  winner of each trick won by rank, with the cards below it in its hand that
-  no live card separates from it).  The entry stored for a position then
+  winner of each trick won by rank; where every card of a hand failed, also
+  the cards that hand holds just below such a card with no live card between,
+  for they were searched as one with it).  The entry stored for a position then
   only pins, in each suit, who holds the cards from the top down to the
   lowest such card; below that, only how many cards each hand holds matters.
   Many positions that differ in their low cards share one entry.  An entry

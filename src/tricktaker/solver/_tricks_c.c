@@ -835,18 +835,7 @@ static int run_search(Search *S, i64 *stats, int leader, int pos, int lead_suit,
                 i64 b = S->mv[d][fr->j];
                 i64 nbest = fr->next_best;
                 i64 sm = suit_mask((int)fr->next_suit);
-                if ((fr->table | b) & sm & ~nbest) {
-                    i64 wh = hands[nbest == b ? seat : (int)fr->best_seat];
-                    i64 below = (hands[0] | hands[1] | hands[2] | hands[3] | fr->table | b) & sm & (nbest - 1);
-                    i64 run = nbest;
-                    while (below) {
-                        i64 t = top(below);
-                        if (!(wh & t)) break;
-                        run |= t;
-                        below ^= t;
-                    }
-                    relevant |= run;
-                }
+                if ((fr->table | b) & sm & ~nbest) relevant |= nbest;
             }
             int is_max = side[seat] == S->maxside;
             if ((answer == 1) == is_max) {
@@ -854,9 +843,23 @@ static int run_search(Search *S, i64 *stats, int leader, int pos, int lead_suit,
                 fr->result = answer;
                 fr->relevant = relevant;
             } else {
+                /* Every card of this hand must fail.  Its cards touching b from below were
+                 * merged into b (moves_of searches one card of a sequence); where b's rank
+                 * decided, theirs would too, so they are pinned with it.  (Where a card
+                 * succeeds, only that card's line counts, and nothing more is pinned.) */
+                i64 b = S->mv[d][fr->j];
+                if (relevant & b) {
+                    i64 all = hands[0] | hands[1] | hands[2] | hands[3] | fr->table;
+                    i64 below = all & suit_mask(suit_of(b)) & (b - 1);
+                    while (below) {
+                        i64 t = top(below);
+                        if (!(fr->hand & t)) break;
+                        relevant |= t;
+                        below ^= t;
+                    }
+                }
                 i64 acc = fr->relevant | relevant;
                 fr->relevant = acc;
-                i64 b = S->mv[d][fr->j];
                 i64 sm = suit_mask(suit_of(b));
                 i64 r_s = acc & sm;
                 i64 low = r_s ? (r_s & -r_s) : sm;
