@@ -470,6 +470,46 @@ TT_INLINE i64 partner_tricks(i64 live, const i64 *hands, int seat, int mate, int
     return -1;
 }
 
+/* _long_split: the sure tricks of a side on lead when, in one suit, the leader (seat) and its
+ * partner (mate) hold the two top cards between them, each with at least two cards of the suit
+ * and one with exactly two, and neither opponent (lho, rho) more than two.  The two top cards
+ * cross between the hands (the short hand's top card first, then its other card to the long
+ * hand's top card), which empties the opponents, and the long hand keeps the lead with
+ * winners only: the suit gives as many tricks as the long hand has cards.  The leader cashes
+ * its other sure tricks (q_own of runs(), which counted its top card of this suit once) first;
+ * when the partner is the long hand it cashes its own sure tricks last, which needs its cards
+ * for both kept while the leader cashes (the count must fit in the rem tricks left).
+ * Returns the best count over such suits (-1: none) and the cards it pins in *pin. */
+TT_INLINE i64 long_split(i64 live, const i64 *hands, int seat, int mate, int lho, int rho, i64 q_own,
+                         i64 run_own, i64 rem, i64 *pin) {
+    i64 best = -1;
+    for (int s = 0; s < 4; s++) {
+        i64 sm = suit_mask(s);
+        i64 t1 = top(live & sm);
+        i64 t2 = top(live & sm & ~t1);
+        if (!t2 || !(hands[seat] & (t1 | t2)) || !(hands[mate] & (t1 | t2))) continue;
+        int mine = popcount(hands[seat] & sm), theirs = popcount(hands[mate] & sm);
+        if (mine < 2 || theirs < 2 || (mine != 2 && theirs != 2)) continue;
+        if (popcount(hands[lho] & sm) > 2 || popcount(hands[rho] & sm) > 2) continue;
+        i64 q = q_own - ((hands[seat] & t1) ? 1 : 0);
+        i64 cards = run_own | t1 | t2;
+        if (mine >= theirs) {
+            q += mine;
+        } else {
+            i64 runp;
+            int tops;
+            q += theirs + runs(live, hands, mate, s, &runp, &tops);
+            if (q > rem) continue;
+            cards |= runp;
+        }
+        if (q > best) {
+            best = q;
+            *pin = cards;
+        }
+    }
+    return best;
+}
+
 /* _pins: the fewest cards to pin for need of the sure tricks runs() counts. */
 TT_INLINE i64 pins(i64 live, const i64 *hands, int seat, int skip_suit, i64 need) {
     i64 own = hands[seat];
@@ -607,6 +647,16 @@ TT_INLINE int enter(Search *S, int d) {
                 if (split) {
                     q += 1;
                     run |= split;
+                    solo = 0;
+                }
+            }
+            if (tsize == 4 && side[ORDER(order, leader, 2)] == lside) {
+                i64 pin = 0;
+                i64 ql = long_split(live, hands, leader, (int)ORDER(order, leader, 2), (int)ORDER(order, leader, 1),
+                                    (int)ORDER(order, leader, 3), q_own, run_own, rem, &pin);
+                if (ql > q) {
+                    q = ql;
+                    run = pin;
                     solo = 0;
                 }
             }
