@@ -63,7 +63,11 @@ What makes it fast (each is standard in double-dummy solvers):
   (a small card to a partner's top card, or that split suit), all the
   leader's sure tricks first and then the partner's (at most the tricks left:
   the partner plays its other cards to the leader's winners, and has enough of
-  them exactly when the two counts fit in the tricks left).  A cut-off pins
+  them exactly when the two counts fit in the tricks left).  And a suit whose two
+  top cards the leader and its partner hold between them, one hand with
+  exactly two cards of it, the other with more, and no opponent with more
+  than two: the two top cards cross between the hands, the opponents are
+  out, and the long hand runs the rest (DDS counts the same shape).  A cut-off pins
   only the top cards it needed.  The second and third hands count them too:
   when their side holds the card that wins the trick whatever the opponent
   still to play does, it wins the trick and then cashes its top cards and,

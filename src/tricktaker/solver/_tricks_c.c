@@ -650,7 +650,8 @@ TT_INLINE int enter(Search *S, int d) {
                     solo = 0;
                 }
             }
-            if (tsize == 4 && side[ORDER(order, leader, 2)] == lside) {
+            int undecided = lside == counted ? won + q < target : won + rem - q >= target;
+            if (undecided && tsize == 4 && side[ORDER(order, leader, 2)] == lside) {
                 i64 pin = 0;
                 i64 ql = long_split(live, hands, leader, (int)ORDER(order, leader, 2), (int)ORDER(order, leader, 1),
                                     (int)ORDER(order, leader, 3), q_own, run_own, rem, &pin);
