@@ -328,13 +328,14 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
             i64 sc;
             if (misere) {
                 if (pos == 0) {
-                    sc = 100 - rank;
+                    /* short suits first: a hand void in a suit throws its dangerous cards there */
+                    sc = 100 - rank - 25 * length;
                     if (opp && !(opp & (b - 1)))
                         sc += 30;
                     else if (!opp)
                         sc -= 40;
                 } else if (s != lead_suit) {
-                    sc = 100 + rank;
+                    sc = 100 + rank - 3 * length;
                 } else if (b < best) {
                     sc = 100 + rank;
                 } else if (pos < tsize - 1) {
