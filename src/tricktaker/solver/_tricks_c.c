@@ -331,9 +331,9 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
                     /* short suits first: a hand void in a suit throws its dangerous cards there */
                     sc = 100 - rank - 25 * length;
                     if (opp && !(opp & (b - 1)))
-                        sc += 30;
+                        sc += 15;
                     else if (!opp)
-                        sc -= 40;
+                        sc -= 70;
                 } else if (s != lead_suit) {
                     sc = 100 + rank - 3 * length;
                 } else if (b < best) {
