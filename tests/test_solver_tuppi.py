@@ -176,29 +176,24 @@ def test_quick_tricks_cash_the_leaders_winners_then_cross_to_partner() -> None:
     assert solver.value(pos) == plain_tricks(pos) == 3
 
 
-def test_quick_tricks_run_the_partners_long_suit_after_crossing_on_the_top_two() -> None:
-    """West's DA and East's DK are the top diamonds, West holds two and East four, and no
-    opponent more than two: DA, then D2 to the DK, and East's D7 and D6 are winners too. Four of
-    the five tricks, counted at the trick start without a search."""
-    north, east, south, west = cards("D8 SA HA CA SQ"), cards("DK D7 D6 D5 S2"), \
-        cards("D9 SK HK CK HQ"), cards("DA D2 S3 H3 C3")
-    pos = TrickPosition((north, east, south, west), CLOCKWISE, (0, 1, 0, 1), 1, 1, 3)
+@pytest.mark.parametrize("east, west", [
+    # West's DA and East's DK are the top diamonds, West holds two, East four: DA, then D2 to
+    # the DK, and East's D7 and D6 are winners too
+    ("DK D7 D6 D5 S2", "DA D2 S3 H3 C3"),
+    # East holds DA D2, West (on lead) DK and three more: a small diamond to the DA, the D2 back
+    # to the DK, and West's last two diamonds are winners
+    ("DA D2 S2 H3 C3", "DK D7 D6 D5 S3"),
+])
+def test_quick_tricks_run_the_long_hand_after_crossing_on_the_top_two(east: str, west: str) -> None:
+    """The top two diamonds are split between West, on lead, and East, one of them with exactly
+    two diamonds, and no opponent holds more than two: the two top cards cross between the
+    hands and the long one runs the rest. Four of the five tricks, counted at the trick start
+    without a search."""
+    north, south = cards("D8 SA HA CA SQ"), cards("D9 SK HK CK HQ")
+    pos = TrickPosition((north, cards(east), south, cards(west)), CLOCKWISE, (0, 1, 0, 1), 1, 1, 3)
     solver = TrickSolver()
     assert solver.test(pos, 4)
     assert solver.nodes == 1  # decided by the quick tricks, before any card is searched
-    assert solver.value(pos) == plain_tricks(pos) == 4
-
-
-def test_quick_tricks_run_the_leaders_long_suit_after_crossing_on_the_top_two() -> None:
-    """East holds DA D2, West, on lead, DK and three more diamonds, and no opponent more than two:
-    a small diamond to the DA, the D2 back to the DK, and West's last two diamonds are winners.
-    Four of the five tricks, counted at the trick start without a search."""
-    north, east, south, west = cards("D8 SA HA CA SQ"), cards("DA D2 S2 H3 C3"), \
-        cards("D9 SK HK CK HQ"), cards("DK D7 D6 D5 S3")
-    pos = TrickPosition((north, east, south, west), CLOCKWISE, (0, 1, 0, 1), 1, 1, 3)
-    solver = TrickSolver()
-    assert solver.test(pos, 4)
-    assert solver.nodes == 1
     assert solver.value(pos) == plain_tricks(pos) == 4
 
 
