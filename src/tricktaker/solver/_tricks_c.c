@@ -643,8 +643,10 @@ TT_INLINE int enter(Search *S, int d) {
                     solo = 0;
                 }
             }
-            if (solo && tsize == 4 && side[ORDER(order, leader, 2)] == lside) {
-                i64 split = split_suit(live, hands, leader, (int)ORDER(order, leader, 2), -1);
+            /* the partner opposite, in four-handed tricks: the crossing counts below */
+            int mate = tsize == 4 && side[ORDER(order, leader, 2)] == lside ? (int)ORDER(order, leader, 2) : -1;
+            if (solo && mate >= 0) {
+                i64 split = split_suit(live, hands, leader, mate, -1);
                 if (split) {
                     q += 1;
                     run |= split;
@@ -652,10 +654,10 @@ TT_INLINE int enter(Search *S, int d) {
                 }
             }
             int undecided = lside == counted ? won + q < target : won + rem - q >= target;
-            if (undecided && tsize == 4 && side[ORDER(order, leader, 2)] == lside) {
+            if (undecided && mate >= 0) {
                 i64 pin = 0;
-                i64 ql = long_split(live, hands, leader, (int)ORDER(order, leader, 2), (int)ORDER(order, leader, 1),
-                                    (int)ORDER(order, leader, 3), q_own, run_own, rem, &pin);
+                i64 ql = long_split(live, hands, leader, mate, (int)ORDER(order, leader, 1), (int)ORDER(order, leader, 3),
+                                    q_own, run_own, rem, &pin);
                 if (ql > q) {
                     q = ql;
                     run = pin;
