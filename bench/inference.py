@@ -42,6 +42,8 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
+from solve_cards import CONTRACTS, bid_for
+
 import tricktaker as tt
 from tricktaker.analysis import judge
 from tricktaker.bots import make_bot, view_of
@@ -50,11 +52,13 @@ from tricktaker.engine import Action, State
 from tricktaker.solver import made, side_of
 from tricktaker.solver.points import BENCH_VARIANTS
 
-GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS, "tute-three": ("tute", {"players": 3}),
-         "huutopussi-two": ("huutopussi", {"players": 2})}
+GAMES = {"tuppi": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS,
+         "tute-three": ("tute", {"players": 3}), "huutopussi-two": ("huutopussi", {"players": 2})}
 """Tuppi, every point-game variant the solver bench measures, and two games whose ends keep cards
 hidden with no partner at the table (three-player Tute, each alone; Huutopussi for two, with its
-dead hand): where a search such as ``alphamu`` meets strategy fusion with no partner model."""
+dead hand): where a search such as ``alphamu`` meets strategy fusion with no partner model.
+``tuppi-nolo`` plays only nolo hands (every seat passes; seeds dealt into another contract are
+skipped), where ``pimc`` solves fewer cards than in a rami."""
 
 T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
          10: 2.23, 15: 2.13, 20: 2.09, 30: 2.04, 60: 2.00}
@@ -112,11 +116,14 @@ def judge_by_playout(state: State, first: Action, second: Action, specs: tuple[s
 
 
 def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], tally: Tally,
-              time_limit: float, by_playout: bool = False) -> None:
+              time_limit: float, by_playout: bool = False, contract: str | None = None) -> bool:
     """One hand by ``players`` bots; every card decision with a choice judged for both ``specs``
-    (double dummy, or ``by_playout``: by the hand played out from each choice)."""
+    (double dummy, or ``by_playout``: by the hand played out from each choice).  With
+    ``contract``, the bidding passes and a hand not played as ``contract`` is skipped (False)."""
     state: State = game.new_hand(seed=seed, dealer=seed % game.num_players)
     seats = [make_bot(players, seed=seed * 16 + s) for s in range(game.num_players)]
+    if contract is not None and not bid_for(state, contract, seats):
+        return False
     hand_a = hand_b = 0.0
     decisions_seen = 0
     while not state.is_over():
@@ -160,6 +167,7 @@ def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], ta
         state.apply(seats[mover].act(view))
     tally.hand_a.append(hand_a)
     tally.hand_b.append(hand_b)
+    return True
 
 
 def report(name: str, specs: tuple[str, str], tally: Tally, by_playout: bool = False) -> None:
@@ -213,8 +221,11 @@ def main() -> None:
     game = tt.new_game(name, **options)
     a, b = args.bots.split(",")
     tally = Tally()
-    for seed in range(args.seed, args.seed + args.hands):
-        play_hand(game, seed, args.players, (a, b), tally, args.time_limit, args.judge == "playout")
+    contract = CONTRACTS.get(args.game)
+    seed = args.seed
+    while len(tally.hand_a) < args.hands:
+        play_hand(game, seed, args.players, (a, b), tally, args.time_limit, args.judge == "playout", contract)
+        seed += 1
     report(args.game, (a, b), tally, args.judge == "playout")
 
 

@@ -25,11 +25,13 @@ import argparse
 import random
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 
 import tricktaker as tt
-from tricktaker.bots import make_bot, view_of
+from tricktaker.bots import Bot, make_bot, view_of
 from tricktaker.bots.pimc import SOLVE_CARDS, STOCK_SOLVE_CARDS, cards_to_play
 from tricktaker.bots.playout import solves_whole_hand
+from tricktaker.engine import State
 from tricktaker.solver import SolveError, SolveTimeout, solve
 from tricktaker.solver.points import BENCH_VARIANTS
 
@@ -38,6 +40,18 @@ GAMES = {"tuppi": ("tuppi", {}), "tuppi-rami": ("tuppi", {}), "tuppi-nolo": ("tu
 only the hands played in that contract (every sooli offer is passed)."""
 
 CONTRACTS = {"tuppi-rami": "rami", "tuppi-nolo": "nolo"}
+
+
+def bid_for(state: State, contract: str, bots: Sequence[Bot]) -> bool:
+    """Take ``state`` to its play phase with every bid or offer that can pass passing (else
+    the seat's bot acts), and tell whether the hand is then played as ``contract``: how the benches
+    reach hands of one Tuppi contract (with all four passing, most hands are nolo)."""
+    while not state.is_over() and state.observation(None).get("phase") != "play":
+        seat = state.current_player
+        assert seat is not None
+        passes = [a for a in state.legal_actions() if str(a) == "pass"]
+        state.apply(passes[0] if passes else bots[seat].act(view_of(state, seat)))
+    return state.observation(None).get("contract") == contract
 
 
 def solve_times(name: str, options: dict[str, object], hands: int, limit: float, stock: bool = False,
@@ -51,17 +65,13 @@ def solve_times(name: str, options: dict[str, object], hands: int, limit: float,
         state = game.new_hand(seed=seed, dealer=seed % game.num_players)
         bots = [make_bot("rules", seed=seed * 8 + seat) for seat in range(game.num_players)]
         rng = random.Random(seed)
+        if contract is not None and not bid_for(state, contract, bots):
+            continue
         while not state.is_over():
             seat = state.current_player
             assert seat is not None
             view = view_of(state, seat)
             observation = view.observation
-            if contract is not None and observation.get("phase") != "play":
-                passes = [a for a in state.legal_actions() if str(a) == "pass"]
-                state.apply(passes[0] if passes else bots[seat].act(view))
-                continue
-            if contract is not None and observation.get("contract") != contract:
-                break
             to_draw = observation.get("stock_size") or 0
             if observation.get("phase") == "play" and (stock or not to_draw):
                 world = view.sample_world(rng)
