@@ -32,6 +32,7 @@ one hand share a deal and are not independent.
 
 Run:  python bench/inference.py --game tuppi --hands 40 [--bots pimc:infer=rules,pimc]
       python bench/inference.py --game tute-pairs --hands 60 --bots alphamu,pimc --judge playout
+      python bench/inference.py --game tuppi-nolo --hands 60 --cards 11 --bots pimc:solve_cards=11,pimc
 """
 
 from __future__ import annotations
@@ -116,10 +117,12 @@ def judge_by_playout(state: State, first: Action, second: Action, specs: tuple[s
 
 
 def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], tally: Tally,
-              time_limit: float, by_playout: bool = False, contract: str | None = None) -> bool:
+              time_limit: float, by_playout: bool = False, contract: str | None = None,
+              only_cards: frozenset[int] = frozenset()) -> bool:
     """One hand by ``players`` bots; every card decision with a choice judged for both ``specs``
-    (double dummy, or ``by_playout``: by the hand played out from each choice).  With
-    ``contract``, the bidding passes and a hand not played as ``contract`` is skipped (False)."""
+    (double dummy, or ``by_playout``: by the hand played out from each choice), or with
+    ``only_cards`` only those where the mover has that many cards to play.  With ``contract``,
+    the bidding passes and a hand not played as ``contract`` is skipped (False)."""
     state: State = game.new_hand(seed=seed, dealer=seed % game.num_players)
     seats = [make_bot(players, seed=seed * 16 + s) for s in range(game.num_players)]
     if contract is not None and not bid_for(state, contract, seats):
@@ -131,7 +134,8 @@ def play_hand(game: tt.Game, seed: int, players: str, specs: tuple[str, str], ta
         assert mover is not None
         view = view_of(state, mover)
         legal = view.legal_actions
-        if len(legal) > 1 and any(a.kind == "play" for a in legal):
+        if (len(legal) > 1 and any(a.kind == "play" for a in legal)
+                and (not only_cards or cards_to_play(view.observation, mover) in only_cards)):
             decision_seed = seed * 1000 + decisions_seen
             started = time.perf_counter()
             first = make_bot(specs[0], seed=decision_seed).act(view_of(state, mover))
@@ -211,6 +215,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the first hand's seed")
     parser.add_argument("--bots", default="pimc:infer=rules,pimc", help="the two bots compared")
     parser.add_argument("--players", default="pimc", help="the bot at every seat of the hands played")
+    parser.add_argument("--cards", default="",
+                        help="judge only decisions where the mover has these many cards to play "
+                             "(comma-separated; default: every one): where the two bots can differ")
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per true-deal solve")
     parser.add_argument("--judge", choices=("dd", "playout"), default="dd",
                         help="dd: each choice's double-dummy loss; playout: each choice's hand played "
@@ -222,9 +229,11 @@ def main() -> None:
     a, b = args.bots.split(",")
     tally = Tally()
     contract = CONTRACTS.get(args.game)
+    only_cards = frozenset(int(c) for c in args.cards.split(",") if c)
     seed = args.seed
     while len(tally.hand_a) < args.hands:
-        play_hand(game, seed, args.players, (a, b), tally, args.time_limit, args.judge == "playout", contract)
+        play_hand(game, seed, args.players, (a, b), tally, args.time_limit, args.judge == "playout", contract,
+                  only_cards)
         seed += 1
     report(args.game, (a, b), tally, args.judge == "playout")
 
