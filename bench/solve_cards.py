@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 import tricktaker as tt
 from tricktaker.bots import Bot, make_bot, view_of
-from tricktaker.bots.pimc import SOLVE_CARDS, STOCK_SOLVE_CARDS, cards_to_play
+from tricktaker.bots.pimc import SOLVE_CARDS, STOCK_SOLVE_CARDS, cards_to_play, setting
 from tricktaker.bots.playout import solves_whole_hand
 from tricktaker.engine import State
 from tricktaker.solver import SolveError, SolveTimeout, solve
@@ -100,9 +100,10 @@ def main() -> None:
         name, options = GAMES[key]
         times = solve_times(name, options, args.hands, args.limit, args.stock,
                             CONTRACTS.get(key))
-        size = "all" if solves_whole_hand(name, CONTRACTS.get(key)) else SOLVE_CARDS.get(name)
+        game = tt.new_game(name, **options)  # type: ignore[arg-type]
+        size = "all" if solves_whole_hand(name, CONTRACTS.get(key)) else setting(SOLVE_CARDS, game)
         for during_stock in sorted({during for during, _ in times}):
-            limits = f"pimc solves {STOCK_SOLVE_CARDS.get(name)}, while the stock lasts" \
+            limits = f"pimc solves {setting(STOCK_SOLVE_CARDS, game)}, while the stock lasts" \
                 if during_stock else f"pimc solves {size}"
             print(f"\n{key} ({limits}): cards left, worlds, median ms, 90th percentile ms, "
                   "mean ms, over the limit")

@@ -496,8 +496,63 @@ def test_a_bot_with_no_turn_refuses_to_act() -> None:
 
 
 def test_solve_cards_defaults_cover_every_game() -> None:
-    assert set(pimc_module.SOLVE_CARDS) == set(tt.GAMES)
-    assert set(pimc_module.STOCK_SOLVE_CARDS) <= set(tt.GAMES)
+    """Every game has a solve limit; a variant's own key (``name/players``) names a real variant."""
+    tables = (pimc_module.SOLVE_CARDS, pimc_module.STOCK_SOLVE_CARDS, pimc_module.NODE_BUDGET)
+    assert set(pimc_module.SOLVE_CARDS) >= set(tt.GAMES)
+    for table in tables:
+        for key in table:
+            name, _, players = key.partition("/")
+            assert name in tt.GAMES, key
+            if players:
+                tt.new_game(name, players=int(players))  # (a player count the game has)
+
+
+def test_a_variant_has_its_own_solve_limit_and_budget() -> None:
+    """``pimc.setting``: Huutopussi for three solves from its second trick within a node budget
+    (``huutopussi/3``), the four-player game keeps the game's limit and no budget; the server
+    caps a ``solve_cards`` option at the largest of the game's variants."""
+    from tricktaker.bots.pimc import NODE_BUDGET, SOLVE_CARDS, largest_setting, setting
+
+    three, four = tt.new_game("huutopussi", players=3), tt.new_game("huutopussi")
+    assert setting(SOLVE_CARDS, three) == 10 and setting(SOLVE_CARDS, four) == SOLVE_CARDS["huutopussi"] == 9
+    assert setting(NODE_BUDGET, three) > 0 and setting(NODE_BUDGET, four) == 0
+    assert setting(SOLVE_CARDS, tt.new_game("tute", players=2)) == SOLVE_CARDS["tute"]
+    assert largest_setting(SOLVE_CARDS, "huutopussi") == 10
+    assert largest_setting(SOLVE_CARDS, "tuppi") == SOLVE_CARDS["tuppi"]
+    assert largest_setting(SOLVE_CARDS, "nosuchgame") == 0
+
+
+def test_pimc_solves_huutopussi_for_three_from_the_second_trick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default the first trick (11 cards to play) is rolled out and the second (10) solved,
+    each decision's solves within the variant's node budget."""
+    import tricktaker.solver as solver
+
+    seen: list[tuple[int, int | None]] = []
+
+    def counting_solve(state: tt.State, time_limit: float | None = None,
+                       node_limit: int | None = None) -> object:
+        seen.append((len(state.hand(state.current_player)), node_limit))  # type: ignore[attr-defined]
+        return real_solve(state, time_limit=time_limit, node_limit=node_limit)
+
+    real_solve = solver.solve
+    game = tt.new_game("huutopussi", players=3)
+    state = game.new_hand(seed=2)
+    rules = make_bot("rules", seed=1)
+    while state.phase != "play":  # type: ignore[attr-defined]
+        state.apply(rules.act(view_of(state, state.current_player)))
+    monkeypatch.setattr(solver, "solve", counting_solve)
+    pimc = PimcBot(seed=1, worlds=2)
+    for _ in range(6):  # the first two tricks
+        seat = state.current_player
+        assert seat is not None
+        if state.phase != "play":  # type: ignore[attr-defined]
+            state.apply(rules.act(view_of(state, seat)))
+            continue
+        state.apply(pimc.act(view_of(state, seat)))
+    assert seen, "the second trick was not solved"
+    assert max(size for size, _ in seen) == 10
+    budget = pimc_module.NODE_BUDGET["huutopussi/3"]
+    assert all(limit is not None and 0 < limit <= budget for _, limit in seen)
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

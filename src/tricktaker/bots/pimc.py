@@ -94,7 +94,8 @@ STOCK_PLAYS = ("rollout", "rules")
 """The values of ``stock_play`` and of :data:`STOCK_PLAY`."""
 
 __all__ = ["INFERENCES", "LIKELIHOODS", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "STOCK_PLAY", "STOCK_PLAYS",
-           "STOCK_SOLVE_CARDS", "PimcBot", "answered_no", "candidates", "cards_to_play", "warm_up"]
+           "STOCK_SOLVE_CARDS", "PimcBot", "answered_no", "candidates", "cards_to_play", "largest_setting",
+           "setting", "warm_up"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 10,
@@ -103,8 +104,10 @@ SOLVE_CARDS: dict[str, int] = {
     "bondtolva": 6,
     "avomarjapussi": 12,
     "huutopussi": 9,
+    "huutopussi/3": 10,
 }
-"""Per game, the most cards still to play (:func:`cards_to_play`) at which a world is solved.
+"""Per game, the most cards still to play (:func:`cards_to_play`) at which a world is solved;
+a key ``name/players`` sets one variant's own (:func:`setting`).
 
 The contracts of :data:`~tricktaker.bots.playout.SOLVED_PLAY` (Tuppi rami and sooli) are
 solved from their first card whatever the limit here, which is then the limit of the game's
@@ -117,7 +120,10 @@ card more multiplies the slow ones by five to ten.  Marjapussi solves its whole 
 cards) within :data:`NODE_BUDGET`, which played its first trick better than rollouts
 (docs/bots.md, "A budget of search nodes").  Huutopussi for four, Bondtolva and Tute
 habanero's play after the stock are solved from their first card; Avomarjapussi counts its
-rows.  While a stock lasts, :data:`STOCK_SOLVE_CARDS` rules instead.
+rows.  Huutopussi for three solves from its second trick (10 of its 11 cards) within
+:data:`NODE_BUDGET`: judged card by card on those decisions, that avoided three quarters of the
+double-dummy loss of rolling them out (docs/bots.md).  While a stock lasts,
+:data:`STOCK_SOLVE_CARDS` rules instead.
 """
 
 STOCK_SOLVE_CARDS: dict[str, int] = {
@@ -160,18 +166,32 @@ neither player can know.  In Bondtolva for two the two ways differ in 12 of 821 
 NODE_BUDGET: dict[str, int] = {
     "tuppi": 10_000_000,
     "marjapussi": 10_000_000,
+    "huutopussi/3": 10_000_000,
 }
-"""Per game, the search nodes a card-play decision's solves may visit in all by default: about a
-second of this project's 2-core build machine (docs/bots.md); a game not listed has no limit.
+"""Per game (or ``name/players``, :func:`setting`), the search nodes a card-play decision's
+solves may visit in all by default: about a second of this project's 2-core build machine
+(docs/bots.md); a game not listed has no limit.
 A budget in nodes rather than seconds stops every search at the same node on any machine and
 under any load, so the bot stays deterministic given its seed; where the budget does not solve
 ``min_worlds`` worlds the decision is rolled out instead.
 
 Measured card by card against no budget (``bench/inference.py``, docs/bots.md): in Tuppi it
 caps a rami's deepest first tricks at no measurable cost, and it lets Marjapussi solve its
-whole hand.  In Huutopussi for four it cost points (its first trick often needs 10-40 million
-nodes, and a decision on fewer worlds or rolled out plays worse), so there, as in the games
-not measured, the solves are not limited."""
+whole hand, and Huutopussi for three its second trick.  In Huutopussi for four it cost points
+(its first trick often needs 10-40 million nodes, and a decision on fewer worlds or rolled out
+plays worse), so there, as in the games not measured, the solves are not limited."""
+
+
+def setting(table: dict[str, int], game: Game, default: int = 0) -> int:
+    """A per-game setting of ``table`` for ``game``: its variant's own (key ``name/players``, such
+    as ``huutopussi/3``) where listed, else the game's (key ``name``), else ``default``."""
+    return table.get(f"{game.name}/{game.num_players}", table.get(game.name, default))
+
+
+def largest_setting(table: dict[str, int], name: str) -> int:
+    """The largest setting of ``table`` over the variants of the game ``name`` (0 if none): what a
+    limit that holds for every variant of the game may allow."""
+    return max((value for key, value in table.items() if key.split("/")[0] == name), default=0)
 
 
 def candidates(view: View, rng: random.Random, limit: int) -> list[Action]:
@@ -372,7 +392,7 @@ class PimcBot(Bot):
         if limit is None:  # the game's own limits
             if not stock and solves_whole_hand(view.game.name, observation.get("contract")):
                 return True
-            limit = table.get(view.game.name, 0)
+            limit = setting(table, view.game)
         return cards_to_play(observation, view.seat) <= limit
 
     def _plays_stock_by_rules(self, view: View) -> bool:
@@ -418,7 +438,7 @@ class PimcBot(Bot):
 
         scores: dict[Action, list[float]] = {action: [] for action in choices}
         solved: _ByWorld[dict[Action, int]] = _ByWorld()  # a world drawn twice is solved once
-        budget = NODE_BUDGET.get(view.game.name, 0) if self.nodes is None else self.nodes
+        budget = setting(NODE_BUDGET, view.game) if self.nodes is None else self.nodes
         nodes_left = budget or None  # 0: no limit
         for world in self._worlds(view):
             if world not in solved:

@@ -84,7 +84,7 @@ def check_spec(spec: Any, game: str, limits: BotLimits) -> str:
     the bot is built once, which catches whatever else its constructor refuses.
     """
     from ..bots import make_bot, parse_bot
-    from ..bots.pimc import SOLVE_CARDS, STOCK_SOLVE_CARDS
+    from ..bots.pimc import SOLVE_CARDS, STOCK_SOLVE_CARDS, largest_setting
 
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError("a bot seat names its bot")
@@ -97,8 +97,8 @@ def check_spec(spec: Any, game: str, limits: BotLimits) -> str:
         raise BotSpecError(f"{name} sees every card: it is a yardstick for the arena, not a player")
     caps: dict[str, float] = {"time": limits.time, "worlds": limits.worlds,
                               "iterations": limits.iterations, "max_candidates": limits.candidates,
-                              "solve_cards": SOLVE_CARDS.get(game, 0),
-                              "stock_cards": STOCK_SOLVE_CARDS.get(game, 0)}
+                              "solve_cards": largest_setting(SOLVE_CARDS, game),
+                              "stock_cards": largest_setting(STOCK_SOLVE_CARDS, game)}
     for key, cap in caps.items():
         if isinstance(options.get(key), (int, float)) and options[key] > cap:
             unit = " s" if key == "time" else ""
