@@ -208,6 +208,17 @@ def report(name: str, specs: tuple[str, str], tally: Tally, by_playout: bool = F
               f"{1000 * statistics.median(times_a):.0f} / {1000 * statistics.median(times_b):.0f} ms")
 
 
+def card_counts(text: str) -> frozenset[int]:
+    """``--cards``: comma-separated counts of cards to play, each at least 1."""
+    try:
+        counts = frozenset(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of card counts: {text!r}") from None
+    if any(count < 1 for count in counts):
+        raise argparse.ArgumentTypeError(f"card counts are at least 1: {text!r}")
+    return counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="tuppi", choices=sorted(GAMES))
@@ -215,7 +226,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the first hand's seed")
     parser.add_argument("--bots", default="pimc:infer=rules,pimc", help="the two bots compared")
     parser.add_argument("--players", default="pimc", help="the bot at every seat of the hands played")
-    parser.add_argument("--cards", default="",
+    parser.add_argument("--cards", type=card_counts, default=frozenset(),
                         help="judge only decisions where the mover has these many cards to play "
                              "(comma-separated; default: every one): where the two bots can differ")
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per true-deal solve")
@@ -229,11 +240,13 @@ def main() -> None:
     a, b = args.bots.split(",")
     tally = Tally()
     contract = CONTRACTS.get(args.game)
-    only_cards = frozenset(int(c) for c in args.cards.split(",") if c)
     seed = args.seed
     while len(tally.hand_a) < args.hands:
+        if seed >= args.seed + 20 * args.hands:
+            raise SystemExit(f"{args.game}: only {len(tally.hand_a)} of {20 * args.hands} seeds "
+                             f"dealt a hand played as {contract}")
         play_hand(game, seed, args.players, (a, b), tally, args.time_limit, args.judge == "playout", contract,
-                  only_cards)
+                  args.cards)
         seed += 1
     report(args.game, (a, b), tally, args.judge == "playout")
 
