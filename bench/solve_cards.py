@@ -101,9 +101,9 @@ def main() -> None:
         times = solve_times(name, options, args.hands, args.limit, args.stock,
                             CONTRACTS.get(key))
         game = tt.new_game(name, **options)  # type: ignore[arg-type]
-        size = "all" if solves_whole_hand(name, CONTRACTS.get(key)) else setting(SOLVE_CARDS, game)
+        size = "all" if solves_whole_hand(name, CONTRACTS.get(key)) else setting(SOLVE_CARDS, game, 0)
         for during_stock in sorted({during for during, _ in times}):
-            limits = f"pimc solves {setting(STOCK_SOLVE_CARDS, game)}, while the stock lasts" \
+            limits = f"pimc solves {setting(STOCK_SOLVE_CARDS, game, 0)}, while the stock lasts" \
                 if during_stock else f"pimc solves {size}"
             print(f"\n{key} ({limits}): cards left, worlds, median ms, 90th percentile ms, "
                   "mean ms, over the limit")

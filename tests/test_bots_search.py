@@ -185,8 +185,9 @@ def test_cards_to_play_counts_the_stock_still_to_draw(name: str) -> None:
 def test_pimc_plays_the_rules_card_in_habanero_stock_play_it_does_not_solve(
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Above ``stock_cards`` Tute habanero's card play while the stock lasts is the rules bot's
-    card (``STOCK_PLAY``: its rollouts chose worse there), reached without a single rollout;
-    ``stock_play=rollout`` rolls out as before, and Bondtolva for two keeps its rollouts."""
+    card (``UNSOLVED_PLAY``: its rollouts chose worse there), reached without a single rollout;
+    ``unsolved_play=rollout`` (or its old name ``stock_play``) rolls out as before, and Bondtolva
+    for two keeps its rollouts."""
     from tricktaker.bots import playout
     from tricktaker.bots.rules import POLICIES
 
@@ -198,7 +199,7 @@ def test_pimc_plays_the_rules_card_in_habanero_stock_play_it_does_not_solve(
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pimc_module, "play_out", counting)
-    assert pimc_module.STOCK_PLAY == {"tute": "rules", "bondtolva": "rollout"}
+    assert pimc_module.UNSOLVED_PLAY == {"tute/2": "rules", "huutopussi/3": "rules"}
     for name, rolled in (("tute", False), ("bondtolva", True)):
         state = _stock_position(name, seed, pimc_module.STOCK_SOLVE_CARDS[name] + 2)
         view = view_of(state, state.current_player)  # type: ignore[arg-type]
@@ -207,13 +208,46 @@ def test_pimc_plays_the_rules_card_in_habanero_stock_play_it_does_not_solve(
         assert bool(rollouts) == rolled, name
         if not rolled:
             assert action == POLICIES[name](view, PimcBot(seed=seed)._rng)
-        rollouts.clear()
-        assert PimcBot(seed=seed, worlds=4, stock_play="rollout").act(view) in view.legal_actions
-        assert rollouts, name
-    with pytest.raises(ValueError, match="unknown stock_play 'never'"):
-        PimcBot(stock_play="never")
-    with pytest.raises(Exception, match="stock_play"):
-        parse_bot("pimc:stock_play=sometimes")
+        for spec in ("pimc:worlds=4:unsolved_play=rollout", "pimc:worlds=4:stock_play=rollout"):
+            rollouts.clear()
+            assert make_bot(spec, seed=seed).act(view) in view.legal_actions
+            assert rollouts, (name, spec)
+    with pytest.raises(ValueError, match="unknown unsolved_play 'never'"):
+        PimcBot(unsolved_play="never")
+    with pytest.raises(ValueError, match="old name of unsolved_play"):
+        PimcBot(unsolved_play="rules", stock_play="rollout")
+    for key in ("unsolved_play", "stock_play"):
+        with pytest.raises(Exception, match=key):
+            parse_bot(f"pimc:{key}=sometimes")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_pimc_plays_the_rules_card_in_huutopussi_for_three_first_trick(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Huutopussi for three's first trick (11 cards to play, not solved) is the rules bot's card
+    (``UNSOLVED_PLAY``: its rollouts chose worse there), with no rollout; the four-player game
+    rolls its unsolved card play out, and so does ``unsolved_play=rollout``."""
+    from tricktaker.bots import playout
+    from tricktaker.bots.rules import POLICIES
+
+    rollouts: list[int] = []
+    real = playout.play_out
+
+    def counting(*args: object, **kwargs: object) -> object:
+        rollouts.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pimc_module, "play_out", counting)
+    state = tt.new_game("huutopussi", players=3).new_hand(seed=seed)
+    rules = make_bot("rules", seed=seed)
+    while state.phase != "play":  # type: ignore[attr-defined]
+        state.apply(rules.act(view_of(state, state.current_player)))
+    view = view_of(state, state.current_player)  # type: ignore[arg-type]
+    assert pimc_module.cards_to_play(view.observation, view.seat) == 11
+    assert PimcBot(seed=seed, worlds=4).act(view) == POLICIES["huutopussi"](view, PimcBot(seed=seed)._rng)
+    assert not rollouts
+    assert PimcBot(seed=seed, worlds=4, unsolved_play="rollout").act(view) in view.legal_actions
+    assert rollouts
 
 
 @pytest.mark.parametrize(("name", "seed"), [("tute", 3), ("bondtolva", 2)])
@@ -514,9 +548,10 @@ def test_a_variant_has_its_own_solve_limit_and_budget() -> None:
     from tricktaker.bots.pimc import NODE_BUDGET, SOLVE_CARDS, largest_setting, setting
 
     three, four = tt.new_game("huutopussi", players=3), tt.new_game("huutopussi")
-    assert setting(SOLVE_CARDS, three) == 10 and setting(SOLVE_CARDS, four) == SOLVE_CARDS["huutopussi"] == 9
-    assert setting(NODE_BUDGET, three) > 0 and setting(NODE_BUDGET, four) == 0
-    assert setting(SOLVE_CARDS, tt.new_game("tute", players=2)) == SOLVE_CARDS["tute"]
+    assert setting(SOLVE_CARDS, three, 0) == 10
+    assert setting(SOLVE_CARDS, four, 0) == SOLVE_CARDS["huutopussi"] == 9
+    assert setting(NODE_BUDGET, three, 0) > 0 and setting(NODE_BUDGET, four, 0) == 0
+    assert setting(SOLVE_CARDS, tt.new_game("tute", players=2), 0) == SOLVE_CARDS["tute"]
     assert largest_setting(SOLVE_CARDS, "huutopussi") == 10
     assert largest_setting(SOLVE_CARDS, "tuppi") == SOLVE_CARDS["tuppi"]
     assert largest_setting(SOLVE_CARDS, "nosuchgame") == 0

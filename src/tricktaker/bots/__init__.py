@@ -23,7 +23,7 @@ from .alphamu import PARTNERS, AlphaMuBot
 from .base import Bot, Oracle, View, view_of
 from .ismcts import IsmctsBot
 from .oracle import OracleBot
-from .pimc import INFERENCES, PHASES, STOCK_PLAYS, PimcBot
+from .pimc import INFERENCES, PHASES, UNSOLVED_PLAYS, PimcBot
 from .playout import ROLLOUTS
 from .random_bot import RandomBot
 from .rules import RulesBot
@@ -160,9 +160,11 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
                            "solves may visit in all (0: no limit; none: the game's default)"),
         "min_worlds": BotOption(int, 1, 100_000, doc="the fewest worlds a card-play decision must "
                                 "solve within its budget, else it is rolled out"),
-        "stock_play": BotOption(str, choices=STOCK_PLAYS, nullable=True, doc="while a stock "
-                                "lasts, a card play not solved is valued by rollouts or is the rules "
-                                "bot's card (none: the game's default)"),
+        "unsolved_play": BotOption(str, choices=UNSOLVED_PLAYS, nullable=True, doc="a card play "
+                                   "not solved is valued by rollouts or is the rules bot's card (none: "
+                                   "the game's default)"),
+        "stock_play": BotOption(str, choices=UNSOLVED_PLAYS, nullable=True, doc="the old name of "
+                                "unsolved_play"),
     },
     "ismcts": {
         "iterations": BotOption(int, 1, 1_000_000, doc="worlds walked per decision"),

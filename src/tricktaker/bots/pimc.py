@@ -22,9 +22,9 @@ on where the hand is:
   for an action that beats it by more than ``confidence`` standard errors
   of the paired differences: without that guard, a few lucky rollouts made
   PIMC overbid in Huutopussi's auction and lose to the rules bot.
-- **Card play while a stock lasts that is not solved**, in the games where
-  rollouts played it worse than the rules bot (:data:`STOCK_PLAY`: Tute
-  habanero): the rules bot's card, with no rollout.
+- **Card play that is not solved**, in the games where rollouts played it
+  worse than the rules bot (:data:`UNSOLVED_PLAY`: Tute habanero's stock,
+  Huutopussi for three's first trick): the rules bot's card, with no rollout.
 
 With ``phases=solve`` a decision before card play (a bid, a sooli answer, a
 discard or a gift) is valued by the solver instead where the game allows it
@@ -59,7 +59,7 @@ import random
 import statistics
 import time as clock
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from ..engine import Action, Game, State
@@ -90,12 +90,12 @@ INFERENCES = ("none", *LIKELIHOODS)
 """How ``pimc`` draws its worlds: ``none`` uniformly among the consistent deals, else weighted
 by one of :data:`LIKELIHOODS`."""
 
-STOCK_PLAYS = ("rollout", "rules")
-"""The values of ``stock_play`` and of :data:`STOCK_PLAY`."""
+UNSOLVED_PLAYS = ("rollout", "rules")
+"""The values of ``unsolved_play`` and of :data:`UNSOLVED_PLAY`."""
 
-__all__ = ["INFERENCES", "LIKELIHOODS", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "STOCK_PLAY", "STOCK_PLAYS",
-           "STOCK_SOLVE_CARDS", "PimcBot", "answered_no", "candidates", "cards_to_play", "largest_setting",
-           "setting", "warm_up"]
+__all__ = ["INFERENCES", "LIKELIHOODS", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "STOCK_SOLVE_CARDS",
+           "UNSOLVED_PLAY", "UNSOLVED_PLAYS", "PimcBot", "answered_no", "candidates", "cards_to_play",
+           "largest_setting", "setting", "warm_up"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 10,
@@ -147,19 +147,23 @@ against 0.068), where it also won a duplicate arena of 40 deals by +0.51 [+0.21,
 points a deal (habanero: +2.70 [-3.03, +8.43], not clear).
 """
 
-STOCK_PLAY: dict[str, str] = {"tute": "rules", "bondtolva": "rollout"}
-"""Per game with a stock, how a card play while the stock lasts is chosen when it is not solved
-(more cards to play than :data:`STOCK_SOLVE_CARDS`): ``rollout`` values each candidate by
+UNSOLVED_PLAY: dict[str, str] = {"tute/2": "rules", "huutopussi/3": "rules"}
+"""Per game or variant (:func:`setting`'s keys), how a card play is chosen that is not solved
+(more cards to play than :data:`SOLVE_CARDS`, or while a stock lasts :data:`STOCK_SOLVE_CARDS`,
+or a decision whose budget ran out): ``rollout`` (where not listed) values each candidate by
 rollouts of the ``rollout`` policy, as everywhere else; ``rules`` plays the rules bot's card.
 
-In Tute habanero the rollouts chose worse than the rules bot itself: with the hands' first
-tricks judged card by card (``bench/inference.py --game tute-habanero --hands 30 --bots
-pimc,rules``), where the two differed at 14-19 cards to play ``pimc`` lost 707 round points
-on the true deals to the rules bot's 412 (docs/bots.md, "The habanero stock's first tricks").
-The stock's order is dealt anew in every world, and a rollout's value then rests on cards
-neither player can know.  In Bondtolva for two the two ways differ in 12 of 821 decisions over
-40 hands and neither is measurably better (``--bots pimc:stock_play=rules,pimc``: +0.025
-[-0.090, +0.140] hand points a hand of double-dummy loss), so it keeps its rollouts.
+Where it is ``rules``, the rollouts chose worse than the rules bot itself, judged card by card
+(``bench/inference.py``, docs/bots.md).  In Tute habanero's stock (``--game tute-habanero
+--hands 30 --bots pimc,rules``), where the two differed at 14-19 cards to play ``pimc`` lost
+707 round points on the true deals to the rules bot's 412: the stock's order is dealt anew in
+every world, and a rollout's value then rests on cards neither player can know.  In the first
+trick of Huutopussi for three (``--game huutopussi-three --hands 60 --cards 11 --bots
+pimc:confidence=100,pimc``, the rules card against the rollouts) the rules card lost 0.32 points
+a decision to the rollouts' 3.63, -6.83 [-12.13, -1.54] points a hand.  In Bondtolva for two's
+stock the two ways differ in 12 of 821 decisions over 40 hands and neither is measurably
+better (``--bots pimc:unsolved_play=rules,pimc``: +0.025 [-0.090, +0.140] hand points a hand
+of double-dummy loss), so it keeps its rollouts, as the games not measured do.
 """
 
 
@@ -182,7 +186,10 @@ whole hand, and Huutopussi for three its second trick.  In Huutopussi for four i
 plays worse), so there, as in the games not measured, the solves are not limited."""
 
 
-def setting(table: dict[str, int], game: Game, default: int = 0) -> int:
+V = TypeVar("V")
+
+
+def setting(table: Mapping[str, V], game: Game, default: V) -> V:
     """A per-game setting of ``table`` for ``game``: its variant's own (key ``name/players``, such
     as ``huutopussi/3``) where listed, else the game's (key ``name``), else ``default``."""
     return table.get(f"{game.name}/{game.num_players}", table.get(game.name, default))
@@ -331,8 +338,8 @@ class PimcBot(Bot):
     solve given ``phase_time`` seconds at most; ``nodes``: the search nodes a card-play
     decision's solves may visit in all (none: the game's :data:`NODE_BUDGET`; 0: no limit), and
     ``min_worlds``: the fewest worlds it must solve within that (or ``time``), else it is
-    rolled out instead; ``stock_play``: ``rollout`` or ``rules``, how a card play while a
-    stock lasts is chosen when it is not solved (none: the game's :data:`STOCK_PLAY`).
+    rolled out instead; ``unsolved_play``: ``rollout`` or ``rules``, how a card play is chosen
+    that is not solved (none: the game's :data:`UNSOLVED_PLAY`; ``stock_play`` is its old name).
     """
 
     name = "pimc"
@@ -342,14 +349,18 @@ class PimcBot(Bot):
                  stock_cards: int | None = None, max_candidates: int = 12, confidence: float = 1.5,
                  infer: str = "none", trust: float = 0.8, pool: int = 3, phases: str = "rollout",
                  phase_time: float = 0.1, spread: float = 0.0, nodes: int | None = None,
-                 min_worlds: int = 8, stock_play: str | None = None) -> None:
+                 min_worlds: int = 8, unsolved_play: str | None = None,
+                 stock_play: str | None = None) -> None:
         check_budget("worlds", worlds, time, rollout)
         if nodes is not None and nodes < 0:
             raise ValueError(f"nodes must be 0 (no limit) or more, not {nodes}")
         if min_worlds < 1:
             raise ValueError(f"min_worlds must be at least 1, not {min_worlds}")
-        if stock_play is not None and stock_play not in STOCK_PLAYS:
-            raise ValueError(f"unknown stock_play {stock_play!r} (choices: {', '.join(STOCK_PLAYS)})")
+        for key, value in (("unsolved_play", unsolved_play), ("stock_play", stock_play)):
+            if value is not None and value not in UNSOLVED_PLAYS:
+                raise ValueError(f"unknown {key} {value!r} (choices: {', '.join(UNSOLVED_PLAYS)})")
+        if unsolved_play is not None and stock_play is not None and unsolved_play != stock_play:
+            raise ValueError("stock_play is the old name of unsolved_play: give one of them")
         if infer not in INFERENCES:
             raise ValueError(f"unknown infer {infer!r} (choices: {', '.join(INFERENCES)})")
         if not 0 < trust < 1:
@@ -378,7 +389,7 @@ class PimcBot(Bot):
         self.phase_time = phase_time
         self.nodes = nodes
         self.min_worlds = min_worlds
-        self.stock_play = stock_play
+        self.unsolved_play = unsolved_play or stock_play
 
     def _solves(self, view: View) -> bool:
         """True when this decision is card play small enough for the solver."""
@@ -392,16 +403,15 @@ class PimcBot(Bot):
         if limit is None:  # the game's own limits
             if not stock and solves_whole_hand(view.game.name, observation.get("contract")):
                 return True
-            limit = setting(table, view.game)
+            limit = setting(table, view.game, 0)
         return cards_to_play(observation, view.seat) <= limit
 
-    def _plays_stock_by_rules(self, view: View) -> bool:
-        """True for a card play while a stock lasts that :data:`STOCK_PLAY` (or ``stock_play``)
-        leaves to the rules bot rather than to rollouts."""
-        observation = view.observation
-        if observation.get("phase") != "play" or not observation.get("stock_size"):
+    def _plays_by_rules(self, view: View) -> bool:
+        """True for a card play (not solved: the caller's part) that :data:`UNSOLVED_PLAY` (or
+        ``unsolved_play``) leaves to the rules bot rather than to rollouts."""
+        if view.observation.get("phase") != "play":
             return False
-        return (self.stock_play or STOCK_PLAY.get(view.game.name, "rollout")) == "rules"
+        return (self.unsolved_play or setting(UNSOLVED_PLAY, view.game, "rollout")) == "rules"
 
     def decide(self, view: View) -> Action:
         rng = self._rng
@@ -410,7 +420,7 @@ class PimcBot(Bot):
         scores = self._solved_scores(view, choices, deadline) if self._solves(view) else None
         solved = scores is not None
         preferred = choices[0]  # the rules choice, first of equals
-        if scores is None and self._plays_stock_by_rules(view):
+        if scores is None and self._plays_by_rules(view):
             return preferred
         distinct = None
         if scores is None:
@@ -438,7 +448,7 @@ class PimcBot(Bot):
 
         scores: dict[Action, list[float]] = {action: [] for action in choices}
         solved: _ByWorld[dict[Action, int]] = _ByWorld()  # a world drawn twice is solved once
-        budget = setting(NODE_BUDGET, view.game) if self.nodes is None else self.nodes
+        budget = setting(NODE_BUDGET, view.game, 0) if self.nodes is None else self.nodes
         nodes_left = budget or None  # 0: no limit
         for world in self._worlds(view):
             if world not in solved:
