@@ -144,6 +144,21 @@ def test_pimc_solves_tuppi_rami_from_the_first_card_and_nolo_only_near_the_end(
     assert max(sizes) == largest
 
 
+def _count_rollouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one at each rollout ``pimc`` plays from now on."""
+    from tricktaker.bots import playout
+
+    rollouts: list[int] = []
+    real = playout.play_out
+
+    def counting(*args: object, **kwargs: object) -> object:
+        rollouts.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pimc_module, "play_out", counting)
+    return rollouts
+
+
 def _stock_position(name: str, seed: int, cards: int) -> tt.State:
     """A two-player hand of ``name`` played at random to a card play with a choice while the stock
     lasts, the mover having ``cards`` cards to play (its half of the stock counted)."""
@@ -188,17 +203,9 @@ def test_pimc_plays_the_rules_card_in_habanero_stock_play_it_does_not_solve(
     card (``UNSOLVED_PLAY``: its rollouts chose worse there), reached without a single rollout;
     ``unsolved_play=rollout`` (or its old name ``stock_play``) rolls out as before, and Bondtolva
     for two keeps its rollouts."""
-    from tricktaker.bots import playout
     from tricktaker.bots.rules import POLICIES
 
-    rollouts: list[int] = []
-    real = playout.play_out
-
-    def counting(*args: object, **kwargs: object) -> object:
-        rollouts.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pimc_module, "play_out", counting)
+    rollouts = _count_rollouts(monkeypatch)
     assert pimc_module.UNSOLVED_PLAY == {"tute/2": "rules", "huutopussi/3": "rules"}
     for name, rolled in (("tute", False), ("bondtolva", True)):
         state = _stock_position(name, seed, pimc_module.STOCK_SOLVE_CARDS[name] + 2)
@@ -227,17 +234,9 @@ def test_pimc_plays_the_rules_card_in_huutopussi_for_three_first_trick(
     """Huutopussi for three's first trick (11 cards to play, not solved) is the rules bot's card
     (``UNSOLVED_PLAY``: its rollouts chose worse there), with no rollout; the four-player game
     rolls its unsolved card play out, and so does ``unsolved_play=rollout``."""
-    from tricktaker.bots import playout
     from tricktaker.bots.rules import POLICIES
 
-    rollouts: list[int] = []
-    real = playout.play_out
-
-    def counting(*args: object, **kwargs: object) -> object:
-        rollouts.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pimc_module, "play_out", counting)
+    rollouts = _count_rollouts(monkeypatch)
     state = tt.new_game("huutopussi", players=3).new_hand(seed=seed)
     rules = make_bot("rules", seed=seed)
     while state.phase != "play":  # type: ignore[attr-defined]
