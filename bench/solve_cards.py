@@ -54,12 +54,11 @@ def bid_for(state: State, contract: str, bots: Sequence[Bot]) -> bool:
     return state.observation(None).get("contract") == contract
 
 
-def solve_times(name: str, options: dict[str, object], hands: int, limit: float, stock: bool = False,
+def solve_times(game: tt.Game, hands: int, limit: float, stock: bool = False,
                 contract: str | None = None) -> dict[tuple[bool, int], list[float | None]]:
     """Seconds per world solve (None: over ``limit``) by whether a stock lasted and the cards left
     to the mover; with ``stock``, card plays while a stock lasts too; with ``contract``, every
     bid or offer that can pass does, and only hands played as ``contract`` count."""
-    game = tt.new_game(name, **options)  # type: ignore[arg-type]
     times: dict[tuple[bool, int], list[float | None]] = defaultdict(list)
     for seed in range(hands):
         state = game.new_hand(seed=seed, dealer=seed % game.num_players)
@@ -98,9 +97,8 @@ def main() -> None:
     args = parser.parse_args()
     for key in args.games.split(","):
         name, options = GAMES[key]
-        times = solve_times(name, options, args.hands, args.limit, args.stock,
-                            CONTRACTS.get(key))
         game = tt.new_game(name, **options)  # type: ignore[arg-type]
+        times = solve_times(game, args.hands, args.limit, args.stock, CONTRACTS.get(key))
         size = "all" if solves_whole_hand(name, CONTRACTS.get(key)) else setting(SOLVE_CARDS, game, 0)
         for during_stock in sorted({during for during, _ in times}):
             limits = f"pimc solves {setting(STOCK_SOLVE_CARDS, game, 0)}, while the stock lasts" \

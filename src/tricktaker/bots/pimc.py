@@ -195,7 +195,7 @@ def setting(table: Mapping[str, V], game: Game, default: V) -> V:
     return table.get(f"{game.name}/{game.num_players}", table.get(game.name, default))
 
 
-def largest_setting(table: dict[str, int], name: str) -> int:
+def largest_setting(table: Mapping[str, int], name: str) -> int:
     """The largest setting of ``table`` over the variants of the game ``name`` (0 if none): what a
     limit that holds for every variant of the game may allow."""
     return max((value for key, value in table.items() if key.split("/")[0] == name), default=0)
