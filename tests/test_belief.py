@@ -12,13 +12,16 @@ import tricktaker as tt
 from tricktaker.bots import PimcBot, make_bot, parse_bot, view_of
 from tricktaker.bots.belief import (
     bids_likelihood,
+    dd_likelihood,
     effective_size,
     log_likelihood,
     rewound,
     tempering,
     weighted_worlds,
 )
+from tricktaker.bots.pimc import cards_to_play
 from tricktaker.engine import State
+from tricktaker.solver import solve
 
 
 def _rules_hand(game: str, seed: int, actions: int) -> State:
@@ -187,7 +190,62 @@ def test_pimc_with_inference_decides_legally_and_replays_exactly() -> None:
     by_bids = make_bot("pimc:worlds=6:infer=bids:pool=2", seed=3).act(view)
     assert by_bids in view.legal_actions
     assert make_bot("pimc:worlds=6:infer=bids:pool=2", seed=3).act(view) is by_bids
-    with pytest.raises(ValueError, match="pimc option infer must be one of none, rules, bids"):
+    by_dd = make_bot("pimc:worlds=6:infer=dd:pool=2", seed=3).act(view)
+    assert by_dd in view.legal_actions
+    assert make_bot("pimc:worlds=6:infer=dd:pool=2", seed=3).act(view) is by_dd
+    with pytest.raises(ValueError, match="pimc option infer must be one of none, rules, bids, dd"):
         parse_bot("pimc:infer=bayes")
     with pytest.raises(ValueError, match="trust"):
         PimcBot(trust=1.0)
+
+
+def _best_card_hand(game: str, seed: int, cards: int) -> State:
+    """A hand of ``game`` played by rules bots until the mover has ``cards + 2`` cards to play, then
+    by each mover's double-dummy best card until it has ``cards``: the players ``infer=dd`` models."""
+    state = tt.new_game(game).new_hand(seed=seed)
+    bots = [make_bot("rules", seed=seat) for seat in range(state.num_players)]
+    while True:
+        seat = state.current_player
+        observation = state.observation(seat)
+        left = cards_to_play(observation, seat) if observation.get("phase") == "play" else 99
+        if left <= cards:
+            return state
+        state.apply(solve(state).best()[0] if left <= cards + 2 else bots[seat].act(view_of(state, seat)))
+
+
+@pytest.mark.parametrize(("game", "seed"), [("tute", 3), ("tute", 4), ("huutopussi", 5), ("marjapussi", 2)])
+def test_when_the_others_play_best_cards_the_true_deal_is_the_likeliest_world_by_dd(game: str,
+                                                                                     seed: int) -> None:
+    """``infer=dd``: every other player's recent card was a best card on the true deal, so the true
+    deal scores the most a world can (0), and many sampled worlds, where some of those cards were
+    not best, score less."""
+    state = _best_card_hand(game, seed, 6)
+    seat = state.current_player
+    view = view_of(state, seat)
+    rng = random.Random(1)
+    assert dd_likelihood(state, seat, 0.8) == 0.0
+    sampled = [dd_likelihood(view.sample_world(rng), seat, 0.8) for _ in range(30)]
+    assert max(sampled) <= 0.0
+    assert sum(1 for x in sampled if x < 0) >= 3  # one world in ten or more
+
+
+def test_the_dd_likelihood_counts_a_card_that_was_not_best_and_only_the_recent_ones() -> None:
+    """A Tute hand where a player plays a card the solver values below its best: to the next
+    player the true deal's likelihood is that one miss, stray / (trust + stray); once a trick's
+    worth of best cards has followed, the miss is out of the window and the likelihood is 0."""
+    state = _best_card_hand("tute", 3, 7)
+    while True:
+        solution = solve(state)
+        worse = [a for a in state.legal_actions() if solution.values[a] < solution.value]
+        if worse:
+            break
+        state.apply(solution.best()[0])
+    legal = len(state.legal_actions())
+    state.apply(worse[0])
+    trust = 0.7
+    stray = (1 - trust) / legal
+    miss = math.log(stray / (trust + stray))
+    assert dd_likelihood(state, state.current_player, trust) == pytest.approx(miss)
+    for _ in range(state.num_players - 1):
+        state.apply(solve(state).best()[0])
+    assert dd_likelihood(state, state.current_player, trust) == 0.0

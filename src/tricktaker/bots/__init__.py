@@ -145,9 +145,10 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "confidence": BotOption(float, 0, 100, doc="standard errors a rollout must win by"),
         "infer": BotOption(str, choices=INFERENCES, doc="weight worlds by the other "
                            "players' actions under the rules model (rules), by those that are not card "
-                           "plays (bids), or not (none)"),
+                           "plays (bids), by their recent card plays under a double-dummy model (dd), "
+                           "or not (none)"),
         "trust": BotOption(float, 0.01, 0.99, doc="with infer: the chance a player plays "
-                           "the rules action"),
+                           "the model's action (the rules action; with dd a best card)"),
         "pool": BotOption(int, 1, 100, doc="with infer: worlds drawn per world kept"),
         "spread": BotOption(float, 0, 1, doc="with infer: temper the weights to keep at least "
                             "this share of the worlds drawn as their effective number (0: no tempering)"),

@@ -5,9 +5,9 @@ are *consistent* with what a seat has seen: a world where the partner bid rami
 on a hand of twos counts as much as one where it held four aces.  Strong card
 programs (GIB's auction filter in bridge; Kermit in Skat and Solinas, Rebstock
 and Buro 2019) instead weight each world by how likely it makes the actions
-seen.  This module does that with one model for every game:
+seen.  This module does that for every game, with two models of the others:
 
-**The model.**  Each other player acts like the ``rules`` policy with
+**The rules model.**  Each other player acts like the ``rules`` policy with
 probability ``trust``, and otherwise picks any legal action uniformly.  So an
 action seen at a decision with ``n`` legal actions has likelihood
 ``trust + (1 - trust) / n`` in a world where the ``rules`` policy, given that
@@ -22,6 +22,12 @@ hand (the partner's included; a decision with one legal action says nothing).
 The ``rules`` policies name one action rather than scoring all, so a softmax
 over their preferences was not available; ``trust`` plays the temperature's
 part (0 is uniform sampling, near 1 a filter).
+
+**A model of searching players.**  :func:`dd_likelihood` (``infer=dd``) takes
+the others to play, with probability ``trust``, a card that is best on the
+world's cards (the solver's values), as a searching player's card tends to be
+on the true deal; only their recent card plays are scored, since each costs a
+solve per world.
 
 **Using it.**  :func:`weighted_worlds` draws ``pool`` times more worlds than
 it returns and resamples them in proportion to their weights (systematic
@@ -46,7 +52,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["bids_likelihood", "effective_size", "log_likelihood", "rewound", "tempering", "weighted_worlds"]
+__all__ = ["bids_likelihood", "dd_likelihood", "effective_size", "log_likelihood", "rewound", "tempering",
+           "weighted_worlds"]
 
 
 def rewound(world: State) -> tuple[State, list[Action]]:
@@ -136,6 +143,64 @@ def bids_likelihood(world: State, seat: int, trust: float) -> float:
     signal); card plays, which ``pimc`` chooses by search, are left out.
     """
     return log_likelihood(world, seat, trust, plays=False)
+
+
+DD_NODES = 200_000
+"""The most search nodes one past play's solve may visit in :func:`dd_likelihood` (a few
+hundredths of a second); a play whose position needs more is taken as a best card."""
+
+DD_WINDOW = 1
+"""How far back :func:`dd_likelihood` looks: the others' card plays among the last
+``DD_WINDOW`` tricks' worth of plays (``num_players - 1`` plays a trick)."""
+
+
+def dd_likelihood(world: State, seat: int, trust: float) -> float:
+    """The log of how likely the other players' recent card plays are in ``world`` under a
+    double-dummy model: each player plays, with probability ``trust``, a card that is best on this
+    world's cards (one the solver values highest at that position), and otherwise any legal card.
+
+    This is the model of a player who searches (``pimc``): it does not see the world, but it
+    chooses the card that fares best over the deals it cannot tell apart, so its card tends to be
+    a best one on the true deal, and to be a poor one on deals that differ where it mattered.  How
+    many cards tie at the top does not matter to such a player, so a best card counts alike
+    however many there are (as :func:`log_likelihood` counts a tie of the rules policy).
+
+    Each scored play costs a solve in every world, so only the others' plays among the last
+    :data:`DD_WINDOW` tricks' worth are scored, only where the mover had at most the game's
+    ``SOLVE_CARDS`` cards to play (or its contract is solved whole) and no stock to draw, each
+    solve within :data:`DD_NODES`.  Each factor is divided by a best card's, so a play not scored
+    counts as a best card and cannot make a world likelier than one where it was scored best: a
+    world's log-likelihood is 0 when every scored play was a best card there.
+    """
+    from ..solver import SolveError, SolveTimeout, solve
+    from .pimc import SOLVE_CARDS, cards_to_play, setting
+    from .playout import solves_whole_hand
+
+    if getattr(world.game, "cabrero", False):
+        return 0.0  # no solver: cabrero is lost by places, not points
+    replay, actions = rewound(world)
+    plays = [i for i, a in enumerate(actions) if a.kind == "play"]
+    window = set(plays[-DD_WINDOW * (world.num_players - 1):])
+    limit = setting(SOLVE_CARDS, world.game, 0)
+    total = 0.0
+    for index, action in enumerate(actions):
+        mover = replay.current_player
+        assert mover is not None
+        if index in window and mover != seat:
+            legal = replay.legal_actions()
+            observation = replay.observation(mover)
+            if len(legal) > 1 and not observation.get("stock_size") and (
+                    cards_to_play(observation, mover) <= limit
+                    or solves_whole_hand(world.game.name, observation.get("contract"))):
+                try:
+                    values = solve(replay, node_limit=DD_NODES).values
+                except (SolveTimeout, SolveError):
+                    values = None
+                if values is not None and values[action] < max(values.values()):
+                    stray = (1 - trust) / len(legal)
+                    total += math.log(stray / (trust + stray))
+        replay.apply(action)
+    return total
 
 
 def effective_size(logs: list[float], power: float) -> float:

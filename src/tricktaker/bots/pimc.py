@@ -64,7 +64,7 @@ from typing import Any, Generic, TypeVar
 
 from ..engine import Action, Game, State
 from .base import Bot, View
-from .belief import bids_likelihood, log_likelihood, weighted_worlds
+from .belief import bids_likelihood, dd_likelihood, log_likelihood, weighted_worlds
 from .playout import (
     ROLLOUTS,
     SOLVED_PLAY,
@@ -81,7 +81,7 @@ PHASES = ("rollout", "solve")
 policy, ``solve`` solves its card play from the first card where the game allows it
 (:func:`~tricktaker.bots.playout.solved_playout`) and rolls out the rest."""
 
-LIKELIHOODS = {"rules": log_likelihood, "bids": bids_likelihood}
+LIKELIHOODS = {"rules": log_likelihood, "bids": bids_likelihood, "dd": dd_likelihood}
 """The weightings of ``infer``: ``rules`` by how likely each world makes the other players'
 actions under the rules model, ``bids`` the same for their actions that are not card plays
 (:mod:`tricktaker.bots.belief`)."""
