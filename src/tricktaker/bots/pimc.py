@@ -83,8 +83,8 @@ policy, ``solve`` solves its card play from the first card where the game allows
 
 LIKELIHOODS = {"rules": log_likelihood, "bids": bids_likelihood, "dd": dd_likelihood}
 """The weightings of ``infer``: ``rules`` by how likely each world makes the other players'
-actions under the rules model, ``bids`` the same for their actions that are not card plays
-(:mod:`tricktaker.bots.belief`)."""
+actions under the rules model, ``bids`` the same for their actions that are not card plays,
+``dd`` by their recent card plays under a double-dummy model (:mod:`tricktaker.bots.belief`)."""
 
 INFERENCES = ("none", *LIKELIHOODS)
 """How ``pimc`` draws its worlds: ``none`` uniformly among the consistent deals, else weighted
