@@ -166,32 +166,27 @@ def dd_likelihood(world: State, seat: int, trust: float) -> float:
     however many there are (as :func:`log_likelihood` counts a tie of the rules policy).
 
     Each scored play costs a solve in every world, so only the others' plays among the last
-    :data:`DD_WINDOW` tricks' worth are scored, only where the mover had at most the game's
-    ``SOLVE_CARDS`` cards to play (or its contract is solved whole) and no stock to draw, each
-    solve within :data:`DD_NODES`.  Each factor is divided by a best card's, so a play not scored
-    counts as a best card and cannot make a world likelier than one where it was scored best: a
-    world's log-likelihood is 0 when every scored play was a best card there.
+    :data:`DD_WINDOW` tricks' worth are scored, only where ``pimc`` would solve the mover's
+    position with the game's limits and no stock is left to draw
+    (:func:`~tricktaker.bots.pimc.within_solve_limits`), each solve within :data:`DD_NODES`.
+    Each factor is divided by a best card's, so a play not scored counts as a best card and
+    cannot make a world likelier than one where it was scored best: a world's log-likelihood is
+    0 when every scored play was a best card there.
     """
     from ..solver import SolveError, SolveTimeout, solve
-    from .pimc import SOLVE_CARDS, cards_to_play, setting
-    from .playout import solves_whole_hand
+    from .pimc import within_solve_limits
 
-    if getattr(world.game, "cabrero", False):
-        return 0.0  # no solver: cabrero is lost by places, not points
     replay, actions = rewound(world)
     plays = [i for i, a in enumerate(actions) if a.kind == "play"]
     window = set(plays[-DD_WINDOW * (world.num_players - 1):])
-    limit = setting(SOLVE_CARDS, world.game, 0)
     total = 0.0
     for index, action in enumerate(actions):
         mover = replay.current_player
         assert mover is not None
         if index in window and mover != seat:
             legal = replay.legal_actions()
-            observation = replay.observation(mover)
-            if len(legal) > 1 and not observation.get("stock_size") and (
-                    cards_to_play(observation, mover) <= limit
-                    or solves_whole_hand(world.game.name, observation.get("contract"))):
+            if len(legal) > 1 and within_solve_limits(world.game, replay.observation(mover), mover,
+                                                      stock_cards=0):
                 try:
                     values = solve(replay, node_limit=DD_NODES).values
                 except (SolveTimeout, SolveError):

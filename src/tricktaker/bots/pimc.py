@@ -95,7 +95,7 @@ UNSOLVED_PLAYS = ("rollout", "rules")
 
 __all__ = ["INFERENCES", "LIKELIHOODS", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "STOCK_SOLVE_CARDS",
            "UNSOLVED_PLAY", "UNSOLVED_PLAYS", "PimcBot", "answered_no", "candidates", "cards_to_play",
-           "largest_setting", "setting", "warm_up"]
+           "largest_setting", "setting", "warm_up", "within_solve_limits"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 10,
@@ -310,6 +310,23 @@ def distinct_worlds(drawn: list[int]) -> float:
     return len(drawn) ** 2 / sum(m * m for m in counts.values()) if drawn else 0.0
 
 
+def within_solve_limits(game: Game, observation: dict[str, Any], seat: int, solve_cards: int | None = None,
+                        stock_cards: int | None = None) -> bool:
+    """True when ``seat``'s position (its ``observation``) is card play that ``pimc`` solves: at most
+    ``solve_cards`` cards to play, or while a stock lasts ``stock_cards`` (None: the game's
+    :data:`SOLVE_CARDS` and :data:`STOCK_SOLVE_CARDS`, and the contracts solved whole).  Never in
+    Tute cabrero, whose losing places the solver does not count."""
+    if observation.get("phase") != "play" or getattr(game, "cabrero", False):
+        return False
+    stock = bool(observation.get("stock_size"))
+    limit, table = (stock_cards, STOCK_SOLVE_CARDS) if stock else (solve_cards, SOLVE_CARDS)
+    if limit is None:  # the game's own limits
+        if not stock and solves_whole_hand(game.name, observation.get("contract")):
+            return True
+        limit = setting(table, game, 0)
+    return cards_to_play(observation, seat) <= limit
+
+
 def cards_to_play(observation: dict[str, Any], seat: int) -> int:
     """The cards ``seat`` has still to play this hand: its hand, in Avomarjapussi its rows too,
     and while a stock lasts its half of the stock (the two players draw one card each a trick)."""
@@ -393,18 +410,7 @@ class PimcBot(Bot):
 
     def _solves(self, view: View) -> bool:
         """True when this decision is card play small enough for the solver."""
-        observation = view.observation
-        if observation.get("phase") != "play":
-            return False
-        if getattr(view.game, "cabrero", False):
-            return False  # the solver counts points, not cabrero's losing places: roll out instead
-        stock = bool(observation.get("stock_size"))
-        limit, table = (self.stock_cards, STOCK_SOLVE_CARDS) if stock else (self.solve_cards, SOLVE_CARDS)
-        if limit is None:  # the game's own limits
-            if not stock and solves_whole_hand(view.game.name, observation.get("contract")):
-                return True
-            limit = setting(table, view.game, 0)
-        return cards_to_play(observation, view.seat) <= limit
+        return within_solve_limits(view.game, view.observation, view.seat, self.solve_cards, self.stock_cards)
 
     def _plays_by_rules(self, view: View) -> bool:
         """True for a card play (not solved: the caller's part) that :data:`UNSOLVED_PLAY` (or
