@@ -221,7 +221,7 @@ INF = 1 << 20
 S_NODES = 0
 S_GEN = 1
 STATS = 4
-W_COLS = 40  # per depth: legal cards and their stand-ins (0..31), a relative key (32..35), killer (36)
+W_COLS = 40  # per depth: legal cards and their stand-ins (0..31), a trick start's relative key (32..35, its live cards 37 and kind 38), killer (36)
 
 
 def new_table(bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

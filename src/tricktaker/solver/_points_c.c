@@ -70,6 +70,7 @@ typedef struct {
     i64 gen;         /* the table's generation (stats[S_GEN]) */
     u64 nodes;
     int depth;       /* rows in S, M, SC, W */
+    int first_row;   /* the first row searched (its work row is this search's) */
     int stop;        /* 1: time out or interrupt; 2: too deep */
     tt_watch *watch;
 } Ctx;
@@ -1024,6 +1025,35 @@ static void relative_key(const Ctx *x, int d, i64 *k) {
     }
 }
 
+/* The work row's columns that keep a trick start's relative key for the trick starts below it:
+ * the four suit words, the live cards they describe, and which class table they used (0: no
+ * relative key of kind 1 at this row). */
+enum { W_KEY = 32, W_KEYLIVE = 37, W_KEYKIND = 38 };
+
+/* relative_key from the key of the trick start above it on the search's path (row p, whose
+ * live cards include d's: in play no card comes back to a hand), the cards played since taken
+ * out: a card's field, at its place among the live cards of its suit, goes, and the fields above
+ * it move down one place.  Far cheaper than reading every live card again. */
+static void relative_key_after(const Ctx *x, int p, i64 live, i64 *k) {
+    i64 held = W_(p, W_KEYLIVE);
+    i64 gone = held & ~live;
+    for (int s = 0; s < 4; s++) k[s] = W_(p, W_KEY + s);
+    while (gone) {
+        i64 c = gone & -gone;
+        gone ^= c;
+        int i = idx(c);
+        int s = (i >> 4) & 3;
+        int place = popcount(held & suit_mask(s) & (c - 1));
+        u64 word = (u64)k[s];
+        u64 count = word >> 52;
+        u64 body = word & (((u64)1 << 52) - 1);
+        u64 below = ((u64)1 << (5 * place)) - 1;
+        body = (body & below) | ((body >> 5) & ~below);
+        k[s] = (i64)(body | (count - 1) << 52);
+        held ^= c;
+    }
+}
+
 /* A relative-rank key for two seats with face-down cards (Avomarjapussi) into k[0..3] and k[5]:
  * the live cards are the hands' and the face-down ones; each has, by its rank among the live
  * cards of its suit, 6 bits: its owner (seat 0 or 1, or face down under seat 0's or seat 1's
@@ -1137,11 +1167,30 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         int rel = relative(x, d);
         k[5] = S_(d, F_LT1) | S_(d, F_LT2);
         if (rel == 1) {
-            relative_key(x, d, k);
+            i64 live = 0;
+            for (int seat = 0; seat < R_(R_N); seat++) live |= S_(d, seat);
+            int kind = x->plain_classes <= 8 && !calls_ahead(x, d) ? 2 : 1;
+            int p = d - 1;
+            while (p >= x->first_row && S_(p, F_POS) != 0) p--;
+            if (p >= x->first_row && W_(p, W_KEYKIND) == kind) {
+                relative_key_after(x, p, live, k);
+#ifdef TT_CHECK_KEYS
+                i64 k2[KEY_WORDS] = {0, 0, 0, 0, 0, 0};
+                relative_key(x, d, k2);
+                if (k2[0] != k[0] || k2[1] != k[1] || k2[2] != k[2] || k2[3] != k[3]) __builtin_trap();
+#endif
+            } else {
+                relative_key(x, d, k);
+            }
+            for (int s = 0; s < 4; s++) W_(d, W_KEY + s) = k[s];
+            W_(d, W_KEYLIVE) = live;
+            W_(d, W_KEYKIND) = kind;
         } else if (rel == 2) {
             relative_key_down(x, d, k);
+            W_(d, W_KEYKIND) = 0;
         } else {
             for (int s = 0; s < 4; s++) k[s] = S_(d, s);
+            W_(d, W_KEYKIND) = 0;
         }
         k[4] = meta(x, d) * 2 + (rel != 0);
         u64 h = 0x1234567;
@@ -1554,6 +1603,7 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     tt_watch w;
     x->watch = &w;
     tt_watch_begin(&w, time_left, signals, x->nodes, (i64)max_nodes);
+    x->first_row = 1;  /* (row 0 is the root, whose moves are applied, not searched) */
     int n = root_values_impl(x, out_moves, out_values);
     stats[S_NODES] = (i64)x->nodes;
     if (x->stop == 2) {

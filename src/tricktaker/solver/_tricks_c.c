@@ -84,6 +84,31 @@ TT_INLINE void patterns(const i64 *hands, i64 *lengths, i64 *pat) {
     for (int s = 0; s < 4; s++) pat[s] = suit_pattern(live, h1, h2, h3, s);
 }
 
+/* The suit lengths and patterns of a trick start from those of the trick start before it (prev),
+ * the trick's cards (played) taken out, rather than from every live card: a card's place in its
+ * suit's pattern counts the live cards above it, and the pattern's two bits there are its holder. */
+TT_INLINE void patterns_after(const Frame *prev, i64 live, i64 played, i64 *lengths, i64 *pat) {
+    u64 len = (u64)prev->lengths;
+    pat[0] = prev->pa;
+    pat[1] = prev->pb;
+    pat[2] = prev->pc;
+    pat[3] = prev->pd;
+    i64 held = live | played; /* the cards the patterns hold, as the cards leave them */
+    while (played) {
+        i64 c = played & -played;
+        played ^= c;
+        int s = suit_of(c);
+        int place = popcount(held & suit_mask(s) & ~((c << 1) - 1));
+        i64 p = pat[s];
+        int seat = (int)((p >> (2 * place)) & 3);
+        i64 below = ((i64)1 << (2 * place)) - 1;
+        pat[s] = (p & below) | ((p >> 2) & ~below);
+        len -= (u64)1 << (4 * (4 * seat + s));
+        held ^= c;
+    }
+    *lengths = (i64)len;
+}
+
 /* _bucket: the first row of the bucket for suit lengths, leader and the top cards' holders.
  * Numba's arithmetic: wrapping int64 products, arithmetic right shifts. */
 TT_INLINE i64 bucket(i64 lengths, i64 leader, i64 tops) {
@@ -614,7 +639,21 @@ TT_INLINE int enter(Search *S, int d) {
         if (won >= target) return 1;
         if (won + rem < target) return 0;
         i64 lengths, pat[4];
-        patterns(hands, &lengths, pat);
+        if (d >= tsize && S->f[d - tsize].pos == 0) {
+            /* the trick start before this one kept its patterns (it searched its moves) */
+            const Frame *last = &S->f[d - 1];
+            i64 played = last->table | S->mv[d - 1][last->j];
+            i64 live = hands[0] | hands[1] | hands[2] | hands[3];
+            patterns_after(&S->f[d - tsize], live, played, &lengths, pat);
+#ifdef TT_CHECK_PATTERNS
+            i64 l2, p2[4];
+            patterns(hands, &l2, p2);
+            if (l2 != lengths || p2[0] != pat[0] || p2[1] != pat[1] || p2[2] != pat[2] || p2[3] != pat[3])
+                __builtin_trap();
+#endif
+        } else {
+            patterns(hands, &lengths, pat);
+        }
         i64 pa = pat[0], pb = pat[1], pc = pat[2], pd = pat[3];
         i64 base = bucket(lengths, leader,
                           (pa & 3) | (pb & 3) << 2 | (pc & 3) << 4 | (pd & 3) << 6 | 256);
