@@ -66,6 +66,7 @@ typedef struct {
     i64 open_pairs[16]; /* by declared suits: the marriage cards of the suits not declared */
     i64 plain_class[64]; /* a card's class by its points and pips alone (no part in calls) */
     int plain_classes; /* how many: the key uses them once no call can come, if at most 8 */
+    int rising[2];   /* by table (C_PTS, C_PIPS): whether no card of a suit carries more than one above it */
     u64 tmask;       /* table size - 1 */
     i64 gen;         /* the table's generation (stats[S_GEN]) */
     u64 nodes;
@@ -198,6 +199,10 @@ static i64 legal_cards(const Ctx *x, int d) {
  * call; the run's lowest card stands for all. */
 static int play_reps(Ctx *x, int d, i64 legal, int merge) {
     int n = 0;
+    if ((legal & (legal - 1)) == 0) {  /* one card (or none): it stands for itself */
+        W_(d, 0) = W_(d, 16) = legal;
+        return legal != 0;
+    }
     if (!merge) {
         for (i64 m = legal; m && n < 16; m &= m - 1) {
             W_(d, n) = W_(d, 16 + n) = m & -m;
@@ -809,6 +814,11 @@ static void safe_points(const Ctx *x, int d, i64 *mine_out, i64 *theirs_out, i64
 
 /* The sum of the m smallest card points (table C_PTS) or pips (C_PIPS) among the cards of h. */
 static i64 smallest_points(const Ctx *x, i64 h, int m, int table) {
+    if (x->rising[table & 1]) {  /* (every game's cards so far: the lowest cards carry the least) */
+        i64 sum = 0;
+        for (; m > 0 && h; m--, h &= h - 1) sum += C_(table, idx(h & -h));
+        return sum;
+    }
     i64 p[16];
     int n = 0;
     while (h && n < 16) {
@@ -842,37 +852,36 @@ static i64 quick_points(const Ctx *x, int d, int leader, i64 *trumps, int table)
     int n = (int)R_(R_N);
     i64 trump = S_(d, F_TRUMP);
     i64 tm = trump >= 0 ? smask(trump) : 0;
+    i64 own = S_(d, leader), others = 0;
+    int ruffers[4], nr = 0;  /* the other seats holding trumps */
+    for (int o = 0; o < n; o++) {
+        if (o == leader) continue;
+        others |= S_(d, o);
+        if (S_(d, o) & tm) ruffers[nr++] = o;
+    }
     i64 total = 0;
     *trumps = 0;
     if (trump >= 0) {  /* the leader's trumps above every other seat's: everyone follows or discards */
-        i64 mine = S_(d, leader) & tm, others = 0;
-        for (int o = 0; o < n; o++)
-            if (o != leader) others |= S_(d, o) & tm;
-        i64 above = others ? mine & ~((top(others) << 1) - 1) : mine;
+        i64 mine = own & tm, oth = others & tm;
+        i64 above = oth ? mine & ~((top(oth) << 1) - 1) : mine;
         int k = popcount(above);
         if (k > 0) {
             i64 pts = 0;
             for (i64 c = above; c; c &= c - 1) pts += C_(table, idx(c & -c));
-            for (int o = 0; o < n; o++) {
-                i64 h = S_(d, o) & tm;
-                if (o != leader && h) pts += smallest_points(x, h, k, table);
-            }
+            for (int r = 0; r < nr; r++) pts += smallest_points(x, S_(d, ruffers[r]) & tm, k, table);
             *trumps = pts;
         }
     }
     for (int s = 0; s < 4; s++) {
         if (s == trump) continue;
         i64 sm = suit_mask(s);
-        i64 mine = S_(d, leader) & sm;
+        i64 mine = own & sm;
         if (!mine) continue;
-        i64 others = 0;
-        for (int o = 0; o < n; o++)
-            if (o != leader) others |= S_(d, o) & sm;
-        i64 above = others ? mine & ~((top(others) << 1) - 1) : mine;
+        i64 oth = others & sm;
+        i64 above = oth ? mine & ~((top(oth) << 1) - 1) : mine;
         int k = popcount(above);
-        for (int o = 0; o < n && k > 0; o++) {
-            if (o == leader || !(S_(d, o) & tm)) continue;
-            int held = popcount(S_(d, o) & sm);
+        for (int r = 0; r < nr && k > 0; r++) {
+            int held = popcount(S_(d, ruffers[r]) & sm);
             if (held < k) k = held;
         }
         if (k == 0) continue;
@@ -1490,6 +1499,17 @@ static void derive(Ctx *x) {
             c++;
         if (c == x->plain_classes) seen[x->plain_classes++] = i;
         x->plain_class[i] = c;
+    }
+    for (int table = 0; table < 2; table++) {
+        x->rising[table] = 1;
+        i64 last = -1;
+        for (int i = 0; i < 64; i++) {
+            if ((i & 15) == 0) last = -1;
+            if (!((x->R[R_DECK] >> i) & 1)) continue;
+            i64 v = x->C[table * C_COLS + i];
+            if (v < last) x->rising[table] = 0;
+            last = v;
+        }
     }
     x->relative = x->R[R_RELATIVE] != 0;  /* a key word holds 10 cards of 5 bits and the count */
     x->down_keys = x->relative && x->R[R_N] == 2 && x->R[R_DECK] >= 0;  /* (or 9 of 6 bits) */
