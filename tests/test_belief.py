@@ -14,6 +14,7 @@ from tricktaker.bots.belief import (
     bids_likelihood,
     dd_likelihood,
     effective_size,
+    flat_likelihood,
     log_likelihood,
     rewound,
     tempering,
@@ -193,7 +194,10 @@ def test_pimc_with_inference_decides_legally_and_replays_exactly() -> None:
     by_dd = make_bot("pimc:worlds=6:infer=dd:pool=2", seed=3).act(view)
     assert by_dd in view.legal_actions
     assert make_bot("pimc:worlds=6:infer=dd:pool=2", seed=3).act(view) is by_dd
-    with pytest.raises(ValueError, match="pimc option infer must be one of none, rules, bids, dd"):
+    by_flat = make_bot("pimc:worlds=6:infer=flat:pool=2", seed=3).act(view)
+    assert by_flat in view.legal_actions
+    assert make_bot("pimc:worlds=6:infer=flat:pool=2", seed=3).act(view) is by_flat
+    with pytest.raises(ValueError, match="pimc option infer must be one of none, rules, bids, dd, flat"):
         parse_bot("pimc:infer=bayes")
     with pytest.raises(ValueError, match="trust"):
         PimcBot(trust=1.0)
@@ -249,3 +253,24 @@ def test_the_dd_likelihood_counts_a_card_that_was_not_best_and_only_the_recent_o
     for _ in range(state.num_players - 1):
         state.apply(solve(state).best()[0])
     assert dd_likelihood(state, state.current_player, trust) == 0.0
+
+
+
+def _deals(worlds: list[State]) -> list[list[list[str]]]:
+    return [[[str(c) for c in w.hand(seat)] for seat in range(w.num_players)] for w in worlds]
+
+
+def test_flat_weights_draw_the_weighted_way_and_match_a_weighting_where_it_says_nothing() -> None:
+    """``infer=flat`` keeps every ``pool``-th world of the pool a weighted bot of the same seed
+    draws (systematic resampling of equal weights: one offset); in Tute's first trick no call
+    has been made, so the cantes' weighting (``bids``) keeps exactly the same worlds."""
+    state = _rules_hand("tute", 4, 2)
+    view = view_of(state, state.current_player)
+    flat = weighted_worlds(view, random.Random(5), count=8, pool=3, trust=0.9, weigh=flat_likelihood)
+    rng = random.Random(5)
+    candidates = [view.sample_world(rng) for _ in range(24)]
+    offset = int(rng.random() * 3)
+    assert _deals(flat) == _deals(candidates[offset::3])
+    assert len({str(d) for d in _deals(flat)}) == 8
+    by_bids = weighted_worlds(view, random.Random(5), count=8, pool=3, trust=0.9, weigh=bids_likelihood)
+    assert _deals(by_bids) == _deals(flat)

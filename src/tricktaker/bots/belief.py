@@ -52,8 +52,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["bids_likelihood", "dd_likelihood", "effective_size", "log_likelihood", "rewound", "tempering",
-           "weighted_worlds"]
+__all__ = ["bids_likelihood", "dd_likelihood", "effective_size", "flat_likelihood", "log_likelihood",
+           "rewound", "tempering", "weighted_worlds"]
 
 
 def rewound(world: State) -> tuple[State, list[Action]]:
@@ -143,6 +143,17 @@ def bids_likelihood(world: State, seat: int, trust: float) -> float:
     signal); card plays, which ``pimc`` chooses by search, are left out.
     """
     return log_likelihood(world, seat, trust, plays=False)
+
+
+def flat_likelihood(world: State, seat: int, trust: float) -> float:
+    """Every world alike (log-likelihood 0): ``infer=flat``, uniform worlds drawn the weighted way.
+
+    A bot with it draws the same ``pool`` times more worlds as a weighted one of the same seed
+    and keeps the same share of them, so where the weights say nothing the two decide on the
+    very same worlds: compared with it, rather than with ``infer=none`` (a sample of its own),
+    a weighting's effect is not buried under the difference between two samples of worlds.
+    """
+    return 0.0
 
 
 DD_NODES = 200_000

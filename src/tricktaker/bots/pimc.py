@@ -64,7 +64,7 @@ from typing import Any, Generic, TypeVar
 
 from ..engine import Action, Game, State
 from .base import Bot, View
-from .belief import bids_likelihood, dd_likelihood, log_likelihood, weighted_worlds
+from .belief import bids_likelihood, dd_likelihood, flat_likelihood, log_likelihood, weighted_worlds
 from .playout import (
     ROLLOUTS,
     SOLVED_PLAY,
@@ -81,10 +81,12 @@ PHASES = ("rollout", "solve")
 policy, ``solve`` solves its card play from the first card where the game allows it
 (:func:`~tricktaker.bots.playout.solved_playout`) and rolls out the rest."""
 
-LIKELIHOODS = {"rules": log_likelihood, "bids": bids_likelihood, "dd": dd_likelihood}
+LIKELIHOODS = {"rules": log_likelihood, "bids": bids_likelihood, "dd": dd_likelihood, "flat": flat_likelihood}
 """The weightings of ``infer``: ``rules`` by how likely each world makes the other players'
 actions under the rules model, ``bids`` the same for their actions that are not card plays,
-``dd`` by their recent card plays under a double-dummy model (:mod:`tricktaker.bots.belief`)."""
+``dd`` by their recent card plays under a double-dummy model, ``flat`` every world alike: uniform
+worlds drawn as the weighted ones are, to compare a weighting with on the same worlds
+(:mod:`tricktaker.bots.belief`)."""
 
 INFERENCES = ("none", *LIKELIHOODS)
 """How ``pimc`` draws its worlds: ``none`` uniformly among the consistent deals, else weighted
@@ -349,7 +351,8 @@ class PimcBot(Bot):
     (:mod:`~tricktaker.bots.belief`: ``pool``
     times more worlds drawn and resampled, each other player taken to play the rules
     action with probability ``trust``, the weights tempered to keep an effective
-    ``spread`` share of the worlds drawn), ``none`` (the default) samples uniformly;
+    ``spread`` share of the worlds drawn), ``flat`` weighs every world alike (uniform worlds drawn
+    as a weighted bot of the same seed draws them), ``none`` (the default) samples uniformly;
     ``phases``: ``solve`` values decisions before card play by solving each world's
     card play from its first card where the game allows it (:data:`PHASES`), each
     solve given ``phase_time`` seconds at most; ``nodes``: the search nodes a card-play

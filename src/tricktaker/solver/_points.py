@@ -221,7 +221,9 @@ INF = 1 << 20
 S_NODES = 0
 S_GEN = 1
 STATS = 4
-W_COLS = 40  # per depth: legal cards and their stand-ins (0..31), a trick start's relative key (32..35, its live cards 37 and kind 38), killer (36)
+# per depth: legal cards and their stand-ins (0..31), killer (36), and a trick start's relative key
+# (32..35) with its live cards (37) and kind (38), for the trick starts below it
+W_COLS = 40
 
 
 def new_table(bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
