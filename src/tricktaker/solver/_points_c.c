@@ -1013,12 +1013,15 @@ static int relative(const Ctx *x, int d) {
     return x->down_keys && S_(d, F_LT1) == 0 && S_(d, F_LT2) == 0 ? 2 : 0;
 }
 
+/* Whether a relative key classes the cards by their points and pips alone (once no call can
+ * come, when there are at most 8 such classes), rather than by their part in calls too. */
+TT_INLINE int plain_key(const Ctx *x, int d) { return x->plain_classes <= 8 && !calls_ahead(x, d); }
+
 /* A relative-rank key into k[0..3], one word per suit: for each live card, by its rank among
  * the live cards of its suit, its owner and class (5 bits); and how many there are. */
 static void relative_key(const Ctx *x, int d, i64 *k) {
     int n = (int)R_(R_N);
-    const i64 *cls = x->plain_classes <= 8 && !calls_ahead(x, d) ? x->plain_class
-                                                                   : &C_(C_CLASS, 0);
+    const i64 *cls = plain_key(x, d) ? x->plain_class : &C_(C_CLASS, 0);
     i64 live = 0;
     for (int seat = 0; seat < n; seat++) live |= S_(d, seat);
     for (int s = 0; s < 4; s++) k[s] = (i64)((u64)popcount(live & suit_mask(s)) << 52);
@@ -1178,7 +1181,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         if (rel == 1) {
             i64 live = 0;
             for (int seat = 0; seat < R_(R_N); seat++) live |= S_(d, seat);
-            int kind = x->plain_classes <= 8 && !calls_ahead(x, d) ? 2 : 1;
+            int kind = plain_key(x, d) ? 2 : 1;
             int p = d - 1;
             while (p >= x->first_row && S_(p, F_POS) != 0) p--;
             if (p >= x->first_row && W_(p, W_KEYKIND) == kind) {
