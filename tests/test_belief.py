@@ -255,7 +255,6 @@ def test_the_dd_likelihood_counts_a_card_that_was_not_best_and_only_the_recent_o
     assert dd_likelihood(state, state.current_player, trust) == 0.0
 
 
-
 def _deals(worlds: list[State]) -> list[list[list[str]]]:
     return [[[str(c) for c in w.hand(seat)] for seat in range(w.num_players)] for w in worlds]
 

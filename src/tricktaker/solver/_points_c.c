@@ -1176,11 +1176,11 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
     if (S_(d, F_POS) == 0) {
         i64 last = last_trick(x, d);
         if (last >= 0) return last;
+        i64 live = 0;  /* the cards in hand (the key's and the quick points' condition) */
+        for (int seat = 0; seat < R_(R_N); seat++) live |= S_(d, seat);
         int rel = relative(x, d);
         k[5] = S_(d, F_LT1) | S_(d, F_LT2);
         if (rel == 1) {
-            i64 live = 0;
-            for (int seat = 0; seat < R_(R_N); seat++) live |= S_(d, seat);
             int kind = plain_key(x, d) ? 2 : 1;
             int p = d - 1;
             while (p >= x->first_row && S_(p, F_POS) != 0) p--;
@@ -1223,9 +1223,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         safe_points(x, d, &safe_mine, &safe_theirs, &mine, &theirs);
         i64 ub = upper_bound(x, d) - theirs;
         if (S_(d, F_PHASE) == PH_PLAY && S_(d, F_LT1) == 0 && stock_left(x, d) == 0) {
-            i64 held = 0;
-            for (int seat = 0; seat < R_(R_N); seat++) held |= S_(d, seat);
-            if (!(held & x->under)) {
+            if (!(live & x->under)) {
                 int leader = SEAT(S_(d, F_TURN));
                 if (R_(R_TOTALPTS) != 0) {  /* (the Marjapussi family has no card points) */
                     i64 trumps;
