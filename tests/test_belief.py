@@ -273,3 +273,40 @@ def test_flat_weights_draw_the_weighted_way_and_match_a_weighting_where_it_says_
     assert len({str(d) for d in _deals(flat)}) == 8
     by_bids = weighted_worlds(view, random.Random(5), count=8, pool=3, trust=0.9, weigh=bids_likelihood)
     assert _deals(by_bids) == _deals(flat)
+
+
+def test_tute_in_pairs_weighs_the_cantes_by_default_and_other_games_draw_uniform_worlds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pimc`` without ``infer`` takes the variant's :data:`~tricktaker.bots.pimc.INFERENCE`: Tute in
+    pairs draws its worlds weighted by the cantes (``bids``, trust 0.9), exactly as
+    ``infer=bids:trust=0.9`` does; habanero, Tute cabrero and Huutopussi draw uniform worlds; an
+    ``infer`` given keeps its own trust of 0.8."""
+    from tricktaker.bots import pimc
+
+    calls: list[tuple[float, object]] = []
+    real = pimc.weighted_worlds
+
+    def spy(view: object, rng: random.Random, count: int, pool: int, trust: float, weigh: object,
+            spread: float = 0.0) -> list[State]:
+        calls.append((trust, weigh))
+        return real(view, rng, count, pool, trust, weigh, spread=spread)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pimc, "weighted_worlds", spy)
+    pairs = _rules_hand("tute", 4, 12)
+    view = view_of(pairs, pairs.current_player)
+    by_default = make_bot("pimc:worlds=6", seed=3).act(view)
+    assert calls == [(0.9, bids_likelihood)]
+    assert make_bot("pimc:worlds=6:infer=bids:trust=0.9", seed=3).act(view) is by_default
+    assert PimcBot().inference(pairs.game) == ("bids", 0.9)
+    assert PimcBot(infer="rules").inference(pairs.game) == ("rules", 0.8)
+    assert PimcBot(infer="none").inference(pairs.game) == ("none", 0.8)
+    assert PimcBot(trust=0.5).inference(pairs.game) == ("bids", 0.5)
+    calls.clear()
+    for game in (tt.new_game("tute", players=2), tt.new_game("tute", preset="cabrero"),
+                 tt.new_game("huutopussi")):
+        assert PimcBot().inference(game) == ("none", 0.8)
+        state = game.new_hand(seed=2)
+        while state.observation(state.current_player).get("phase") != "play":
+            state.apply(make_bot("rules", seed=1).act(view_of(state, state.current_player)))
+        make_bot("pimc:worlds=4:solve_cards=0", seed=3).act(view_of(state, state.current_player))
+    assert calls == []

@@ -146,9 +146,11 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "infer": BotOption(str, choices=INFERENCES, doc="weight worlds by the other "
                            "players' actions under the rules model (rules), by those that are not card "
                            "plays (bids), by their recent card plays under a double-dummy model (dd), "
-                           "or not (none)"),
+                           "every world alike but drawn as weighted ones are (flat), or not (none); "
+                           "not given: the game's default (bids in Tute in pairs, else none)"),
         "trust": BotOption(float, 0.01, 0.99, doc="with infer: the chance a player plays "
-                           "the model's action (the rules action; with dd a best card)"),
+                           "the model's action (the rules action; with dd a best card); not given: "
+                           "0.9 with Tute in pairs' default, else 0.8"),
         "pool": BotOption(int, 1, 100, doc="with infer: worlds drawn per world kept"),
         "spread": BotOption(float, 0, 1, doc="with infer: temper the weights to keep at least "
                             "this share of the worlds drawn as their effective number (0: no tempering)"),
