@@ -280,8 +280,10 @@ def test_tute_in_pairs_weighs_the_cantes_by_default_and_other_games_draw_uniform
     """``pimc`` without ``infer`` takes the variant's :data:`~tricktaker.bots.pimc.INFERENCE`: Tute in
     pairs draws its worlds weighted by the cantes (``bids``, trust 0.9), exactly as
     ``infer=bids:trust=0.9`` does; habanero, Tute cabrero and Huutopussi draw uniform worlds; an
-    ``infer`` given keeps its own trust of 0.8."""
+    ``infer`` given keeps the uniform default's trust of 0.8; a ``trust`` or ``spread`` given
+    overrides the table's."""
     from tricktaker.bots import pimc
+    from tricktaker.bots.pimc import UNIFORM
 
     calls: list[tuple[float, object]] = []
     real = pimc.weighted_worlds
@@ -297,14 +299,14 @@ def test_tute_in_pairs_weighs_the_cantes_by_default_and_other_games_draw_uniform
     by_default = make_bot("pimc:worlds=6", seed=3).act(view)
     assert calls == [(0.9, bids_likelihood)]
     assert make_bot("pimc:worlds=6:infer=bids:trust=0.9", seed=3).act(view) is by_default
-    assert PimcBot().inference(pairs.game) == ("bids", 0.9)
-    assert PimcBot(infer="rules").inference(pairs.game) == ("rules", 0.8)
-    assert PimcBot(infer="none").inference(pairs.game) == ("none", 0.8)
-    assert PimcBot(trust=0.5).inference(pairs.game) == ("bids", 0.5)
+    assert PimcBot().weighting(pairs.game) == ("bids", 0.9, 0.0)
+    assert PimcBot(infer="rules").weighting(pairs.game) == ("rules", 0.8, 0.0)
+    assert PimcBot(infer="none").weighting(pairs.game) == ("none", 0.8, 0.0)
+    assert PimcBot(trust=0.5, spread=0.25).weighting(pairs.game) == ("bids", 0.5, 0.25)
     calls.clear()
     for game in (tt.new_game("tute", players=2), tt.new_game("tute", preset="cabrero"),
                  tt.new_game("huutopussi")):
-        assert PimcBot().inference(game) == ("none", 0.8)
+        assert PimcBot().weighting(game) == UNIFORM
         state = game.new_hand(seed=2)
         while state.observation(state.current_player).get("phase") != "play":
             state.apply(make_bot("rules", seed=1).act(view_of(state, state.current_player)))

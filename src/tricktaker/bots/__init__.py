@@ -147,13 +147,14 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
                            "players' actions under the rules model (rules), by those that are not card "
                            "plays (bids), by their recent card plays under a double-dummy model (dd), "
                            "every world alike but drawn as weighted ones are (flat), or not (none); "
-                           "not given: the game's default (bids in Tute in pairs, else none)"),
+                           "not given: the game's default, pimc.INFERENCE"),
         "trust": BotOption(float, 0.01, 0.99, doc="with infer: the chance a player plays "
                            "the model's action (the rules action; with dd a best card); not given: "
-                           "0.9 with Tute in pairs' default, else 0.8"),
+                           "the game's default with its infer, else 0.8"),
         "pool": BotOption(int, 1, 100, doc="with infer: worlds drawn per world kept"),
         "spread": BotOption(float, 0, 1, doc="with infer: temper the weights to keep at least "
-                            "this share of the worlds drawn as their effective number (0: no tempering)"),
+                            "this share of the worlds drawn as their effective number (0: no tempering; not "
+                            "given: the game's default with its infer, else 0)"),
         "phases": BotOption(str, choices=PHASES, doc="value decisions before card play "
                             "by rollouts, or by solving the card play from its first card where the "
                             "game allows it (solve)"),

@@ -60,7 +60,7 @@ import statistics
 import time as clock
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from ..engine import Action, Game, State
 from .base import Bot, View
@@ -92,25 +92,38 @@ INFERENCES = ("none", *LIKELIHOODS)
 """How ``pimc`` draws its worlds: ``none`` uniformly among the consistent deals, else weighted
 by one of :data:`LIKELIHOODS`."""
 
-INFERENCE: dict[str, tuple[str, float]] = {"tute/4": ("bids", 0.9)}
-"""Per game or variant (:func:`setting`'s keys), ``pimc``'s default ``infer`` and ``trust``; a
-game not listed draws uniform worlds (``none``).  Tute cabrero keeps uniform worlds: it was not
-measured.
+class Weighting(NamedTuple):
+    """How ``pimc`` weighs its worlds: ``infer`` (one of :data:`INFERENCES`), ``trust`` and
+    ``spread`` (see :class:`PimcBot`)."""
+
+    infer: str
+    trust: float
+    spread: float
+
+
+UNIFORM = Weighting("none", 0.8, 0.0)
+"""Uniform worlds: the default where :data:`INFERENCE` does not list a game."""
+
+INFERENCE: dict[str, Weighting] = {"tute/4": Weighting("bids", 0.9, 0.0)}
+"""Per game or variant (:func:`setting`'s keys), ``pimc``'s default weighting of its worlds; a
+game not listed draws uniform worlds (:data:`UNIFORM`).  Tute cabrero keeps uniform worlds: it
+was not measured.
 
 Tute in pairs weighs the cantes (``bids``: the others' actions that are not card plays; a
 player who could sing and did not, or sang one suit first, tells where the kings and knights
 are).  Judged card by card against the same worlds unweighted (``bench/inference.py --game
 tute-pairs --bots pimc:infer=bids:trust=0.9,pimc:infer=flat``, 160 hands, docs/bots.md "Tute's
 cantes as evidence") it avoided 26% of their double-dummy loss, -2.81 [-5.04, -0.57] points a
-hand.  Weighing every action (``rules``) or Huutopussi's auction and calls showed no gain
-against players that search (docs/bots.md), so those stay options."""
+hand.  Weighing Huutopussi's auction and calls, or habanero's cantes, showed no gain against
+players that search (docs/bots.md), so those stay options."""
 
 UNSOLVED_PLAYS = ("rollout", "rules")
 """The values of ``unsolved_play`` and of :data:`UNSOLVED_PLAY`."""
 
-__all__ = ["INFERENCE", "INFERENCES", "LIKELIHOODS", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "STOCK_SOLVE_CARDS",
-           "UNSOLVED_PLAY", "UNSOLVED_PLAYS", "PimcBot", "answered_no", "candidates", "cards_to_play",
-           "largest_setting", "setting", "warm_up", "within_solve_limits"]
+__all__ = ["INFERENCE", "INFERENCES", "LIKELIHOODS", "NODE_BUDGET", "PHASES", "SOLVE_CARDS",
+           "STOCK_SOLVE_CARDS", "UNIFORM", "UNSOLVED_PLAY", "UNSOLVED_PLAYS", "PimcBot", "Weighting",
+           "answered_no", "candidates", "cards_to_play", "largest_setting", "setting", "warm_up",
+           "within_solve_limits"]
 
 SOLVE_CARDS: dict[str, int] = {
     "tuppi": 10,
@@ -359,15 +372,14 @@ class PimcBot(Bot):
     :data:`SOLVE_CARDS` for the game (0 never solves); ``stock_cards``: override
     :data:`STOCK_SOLVE_CARDS`, the same while a stock lasts (0 never solves then);
     ``max_candidates``: the most actions valued; ``confidence``: standard errors by which a rolled-out
-    action must beat the rules choice to be played instead; ``infer`` (none: the game's
-    :data:`INFERENCE`): ``rules`` weights
+    action must beat the rules choice to be played instead; ``infer``: ``rules`` weights
     the worlds by the other players' actions, ``bids`` by those that are not card plays
     (:mod:`~tricktaker.bots.belief`: ``pool``
     times more worlds drawn and resampled, each other player taken to play the rules
     action with probability ``trust``, the weights tempered to keep an effective
     ``spread`` share of the worlds drawn), ``flat`` weighs every world alike (uniform worlds drawn
-    as a weighted bot of the same seed draws them), ``none`` samples uniformly; ``trust`` (none:
-    the game's :data:`INFERENCE` with its ``infer``, else 0.8);
+    as a weighted bot of the same seed draws them), ``none`` samples uniformly; ``infer``,
+    ``trust`` and ``spread`` not given are the game's :data:`INFERENCE` (:meth:`weighting`);
     ``phases``: ``solve`` values decisions before card play by solving each world's
     card play from its first card where the game allows it (:data:`PHASES`), each
     solve given ``phase_time`` seconds at most; ``nodes``: the search nodes a card-play
@@ -383,7 +395,7 @@ class PimcBot(Bot):
                  rollout: str = "rules", solve_cards: int | None = None,
                  stock_cards: int | None = None, max_candidates: int = 12, confidence: float = 1.5,
                  infer: str | None = None, trust: float | None = None, pool: int = 3, phases: str = "rollout",
-                 phase_time: float = 0.1, spread: float = 0.0, nodes: int | None = None,
+                 phase_time: float = 0.1, spread: float | None = None, nodes: int | None = None,
                  min_worlds: int = 8, unsolved_play: str | None = None,
                  stock_play: str | None = None) -> None:
         check_budget("worlds", worlds, time, rollout)
@@ -402,7 +414,7 @@ class PimcBot(Bot):
             raise ValueError(f"trust must be between 0 and 1, not {trust}")
         if pool < 1:
             raise ValueError(f"pool must be at least 1, not {pool}")
-        if not 0 <= spread <= 1:
+        if spread is not None and not 0 <= spread <= 1:
             raise ValueError(f"spread must be between 0 and 1, not {spread}")
         if phases not in PHASES:
             raise ValueError(f"unknown phases {phases!r} (choices: {', '.join(PHASES)})")
@@ -455,22 +467,24 @@ class PimcBot(Bot):
             return best
         return preferred
 
-    def inference(self, game: Game) -> tuple[str, float]:
-        """The ``infer`` and ``trust`` this bot uses in ``game``: its own where given, else the
-        game's :data:`INFERENCE` (uniform worlds where not listed).  A ``trust`` not given is the
-        table's with the table's ``infer``, else 0.8."""
-        infer, trust = ("none", 0.8) if getattr(game, "cabrero", False) else setting(INFERENCE, game, ("none", 0.8))
+    def weighting(self, game: Game) -> Weighting:
+        """How this bot weighs its worlds in ``game``: the game's :data:`INFERENCE` (Tute cabrero
+        and the games not listed: :data:`UNIFORM`), with each of ``infer``, ``trust`` and
+        ``spread`` given to the bot in its place.  With an ``infer`` of its own the bot's
+        ``trust`` and ``spread`` not given are :data:`UNIFORM`'s (0.8 and 0), not the table's."""
+        table = UNIFORM if getattr(game, "cabrero", False) else setting(INFERENCE, game, UNIFORM)
         if self.infer is not None:
-            infer, trust = self.infer, 0.8
-        return infer, trust if self.trust is None else self.trust
+            table = UNIFORM._replace(infer=self.infer)
+        return Weighting(table.infer, table.trust if self.trust is None else self.trust,
+                         table.spread if self.spread is None else self.spread)
 
     def _worlds(self, view: View) -> Iterator[State]:
         """The worlds of one decision: uniform, or weighted by the other players' actions."""
-        infer, trust = self.inference(view.game)
-        weigh = LIKELIHOODS.get(infer)
+        weighting = self.weighting(view.game)
+        weigh = LIKELIHOODS.get(weighting.infer)
         if weigh is not None:
-            return iter(weighted_worlds(view, self._rng, self.worlds, self.pool, trust, weigh,
-                                        spread=self.spread))
+            return iter(weighted_worlds(view, self._rng, self.worlds, self.pool, weighting.trust, weigh,
+                                        spread=weighting.spread))
         return (view.sample_world(self._rng) for _ in range(self.worlds))
 
     def _solved_scores(self, view: View, choices: list[Action],
