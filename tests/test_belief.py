@@ -188,6 +188,8 @@ def test_pimc_with_inference_decides_legally_and_replays_exactly() -> None:
     assert first in view.legal_actions
     assert make_bot("pimc:worlds=6:infer=rules:pool=2", seed=3).act(view) is first
     assert parse_bot("pimc:infer=rules:trust=0.9") == ("pimc", {"infer": "rules", "trust": 0.9})
+    assert parse_bot("pimc:infer=none") == ("pimc", {"infer": "none"})  # a choice, not "not given"
+    assert parse_bot("pimc:infer=None") == ("pimc", {"infer": "none"})
     by_bids = make_bot("pimc:worlds=6:infer=bids:pool=2", seed=3).act(view)
     assert by_bids in view.legal_actions
     assert make_bot("pimc:worlds=6:infer=bids:pool=2", seed=3).act(view) is by_bids
@@ -275,34 +277,46 @@ def test_flat_weights_draw_the_weighted_way_and_match_a_weighting_where_it_says_
     assert _deals(by_bids) == _deals(flat)
 
 
-def test_tute_in_pairs_weighs_the_cantes_by_default_and_other_games_draw_uniform_worlds(
+def test_tuppi_and_tute_in_pairs_weigh_their_worlds_by_default_and_other_games_do_not(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``pimc`` without ``infer`` takes the variant's :data:`~tricktaker.bots.pimc.INFERENCE`: Tute in
     pairs draws its worlds weighted by the cantes (``bids``, trust 0.9), exactly as
-    ``infer=bids:trust=0.9`` does; habanero, Tute cabrero and Huutopussi draw uniform worlds; an
+    ``infer=bids:trust=0.9`` does, and Tuppi by every action, softly and tempered (``rules``,
+    trust 0.5, spread 0.33); habanero, Tute cabrero and Huutopussi draw uniform worlds; an
     ``infer`` given keeps the uniform default's trust of 0.8; a ``trust`` or ``spread`` given
     overrides the table's."""
     from tricktaker.bots import pimc
     from tricktaker.bots.pimc import UNIFORM
 
-    calls: list[tuple[float, object]] = []
+    calls: list[tuple[float, object, float]] = []
     real = pimc.weighted_worlds
 
     def spy(view: object, rng: random.Random, count: int, pool: int, trust: float, weigh: object,
             spread: float = 0.0) -> list[State]:
-        calls.append((trust, weigh))
+        calls.append((trust, weigh, spread))
         return real(view, rng, count, pool, trust, weigh, spread=spread)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pimc, "weighted_worlds", spy)
     pairs = _rules_hand("tute", 4, 12)
     view = view_of(pairs, pairs.current_player)
     by_default = make_bot("pimc:worlds=6", seed=3).act(view)
-    assert calls == [(0.9, bids_likelihood)]
+    assert calls == [(0.9, bids_likelihood, 0.0)]
     assert make_bot("pimc:worlds=6:infer=bids:trust=0.9", seed=3).act(view) is by_default
     assert PimcBot().weighting(pairs.game) == ("bids", 0.9, 0.0)
     assert PimcBot(infer="rules").weighting(pairs.game) == ("rules", 0.8, 0.0)
     assert PimcBot(infer="none").weighting(pairs.game) == ("none", 0.8, 0.0)
+    weighted = len(calls)
+    make_bot("pimc:worlds=6:infer=none", seed=3).act(view)  # uniform worlds asked for: no weights
+    assert len(calls) == weighted
     assert PimcBot(trust=0.5, spread=0.25).weighting(pairs.game) == ("bids", 0.5, 0.25)
+    calls.clear()
+    tuppi = _rules_hand("tuppi", 4, 12)
+    view = view_of(tuppi, tuppi.current_player)
+    assert view.observation["phase"] == "play"
+    by_default = make_bot("pimc:worlds=6", seed=3).act(view)
+    assert calls == [(0.5, log_likelihood, 0.33)]
+    assert make_bot("pimc:worlds=6:infer=rules:trust=0.5:spread=0.33", seed=3).act(view) is by_default
+    assert PimcBot(infer="rules").weighting(tuppi.game) == ("rules", 0.8, 0.0)
     calls.clear()
     for game in (tt.new_game("tute", players=2), tt.new_game("tute", preset="cabrero"),
                  tt.new_game("huutopussi")):

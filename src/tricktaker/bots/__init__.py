@@ -86,6 +86,8 @@ class BotOption:
     def check(self, bot: str, key: str, value: Any) -> Any:
         """The value as the bot takes it, or :class:`BotSpecError` saying what is allowed."""
         bad = BotSpecError(f"{bot} option {key} must be {self.rule()}, not {_shown(value)}")
+        if isinstance(value, str) and value.strip().lower() in self.choices:
+            return value.strip().lower()  # a choice named none (pimc's infer) is that choice
         if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
             if self.nullable:
                 return None

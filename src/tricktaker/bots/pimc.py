@@ -104,10 +104,20 @@ class Weighting(NamedTuple):
 UNIFORM = Weighting("none", 0.8, 0.0)
 """Uniform worlds: the default where :data:`INFERENCE` does not list a game."""
 
-INFERENCE: dict[str, Weighting] = {"tute/4": Weighting("bids", 0.9, 0.0)}
+INFERENCE: dict[str, Weighting] = {
+    "tuppi": Weighting("rules", 0.5, 0.33),
+    "tute/4": Weighting("bids", 0.9, 0.0),
+}
 """Per game or variant (:func:`setting`'s keys), ``pimc``'s default weighting of its worlds; a
 game not listed draws uniform worlds (:data:`UNIFORM`).  Tute cabrero keeps uniform worlds: it
 was not measured.
+
+Tuppi weighs every action of the others (``rules``), softly (``trust`` 0.5) and tempered to keep
+a third of the worlds drawn (``spread``).  Judged card by card against the same worlds
+unweighted (``bench/inference.py --game tuppi --bots
+pimc:infer=rules:trust=0.5:spread=0.33,pimc:infer=flat``, seeds 81-160) it avoided 29% of their
+double-dummy loss, -0.68 [-1.20, -0.15] tricks a hand, as it had against ``infer=none`` on
+seeds 1-80 (-0.63 [-1.16, -0.09]); a decision takes a median of 0.17 s instead of 0.02 s.
 
 Tute in pairs weighs the cantes (``bids``: the others' actions that are not card plays; a
 player who could sing and did not, or sang one suit first, tells where the kings and knights
