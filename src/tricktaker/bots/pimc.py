@@ -92,6 +92,7 @@ INFERENCES = ("none", *LIKELIHOODS)
 """How ``pimc`` draws its worlds: ``none`` uniformly among the consistent deals, else weighted
 by one of :data:`LIKELIHOODS`."""
 
+
 class Weighting(NamedTuple):
     """How ``pimc`` weighs its worlds: ``infer`` (one of :data:`INFERENCES`), ``trust`` and
     ``spread`` (see :class:`PimcBot`)."""
