@@ -1007,3 +1007,20 @@ def test_tournament_extension_runs_until_the_nousussa_side_loses_a_hand():
             if max(state.scores) < 52:
                 assert results[-1]["kept"] is False
     assert seen > 5
+
+
+def test_worlds_are_found_when_a_verbal_nolo_soloist_got_a_hidden_gift() -> None:
+    """A verbal bid says its bidder held no allowed card of the other colour, and a sooli gift
+    the seat did not see may be the one such card the soloist now holds: a world must put at
+    most that one card there.  Found in an arena run, where one deal in five of 200 tries agreed
+    with it and a bot's decision failed; every sample must succeed and agree with the view."""
+    state = tt.new_game("tuppi").new_hand(seed=11000042, dealer=1)
+    for text in ("bid 4S", "bid 3C", "bid nolo", "bid 9H", "pass", "sooli", "discard KS", "give AH"):
+        state.apply(text)
+    seat = 1  # the declarer: it saw the soloist's verbal nolo, not the discard or the gift
+    view = state.observation(seat)
+    assert view["contract"] == "sooli" and view["soloist"] == 0
+    rng = random.Random(7)
+    for _ in range(40):
+        world = state.sample_world(seat, rng)
+        assert world.observation(seat) == view

@@ -665,8 +665,12 @@ class TuppiState(TrickState):
         of that colour).  The hidden cards are dealt at random under those facts, hidden
         bids are drawn anew from the sampled hands, and the hand is replayed; the world
         then plays on with future deals of its own.
+
+        Tries up to 2,000 deals: after a soloist's verbal bid and a gift the seat did not see,
+        the soloist may now hold at most one card of the colour it had none of (the gift), and
+        fewer than one random deal in a hundred agrees (200 tries failed a decision in five).
         """
-        return self._sample(seat, rng, 200, self._try_world)
+        return self._sample(seat, rng, 2000, self._try_world)
 
     def _try_world(self, seat: int, rng: random.Random) -> TuppiState | None:
         log = self._log[-1]
