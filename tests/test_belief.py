@@ -292,9 +292,10 @@ def test_tuppi_and_tute_in_pairs_weigh_their_worlds_by_default_and_other_games_d
     real = pimc.weighted_worlds
 
     def spy(view: object, rng: random.Random, count: int, pool: int, trust: float, weigh: object,
-            spread: float = 0.0) -> list[State]:
+            spread: float = 0.0, deadline: float | None = None) -> list[State]:
         calls.append((trust, weigh, spread))
-        return real(view, rng, count, pool, trust, weigh, spread=spread)  # type: ignore[arg-type]
+        return real(view, rng, count, pool, trust, weigh, spread=spread,  # type: ignore[arg-type]
+                    deadline=deadline)
 
     monkeypatch.setattr(pimc, "weighted_worlds", spy)
     pairs = _rules_hand("tute", 4, 12)
@@ -326,3 +327,22 @@ def test_tuppi_and_tute_in_pairs_weigh_their_worlds_by_default_and_other_games_d
             state.apply(make_bot("rules", seed=1).act(view_of(state, state.current_player)))
         make_bot("pimc:worlds=4:solve_cards=0", seed=3).act(view_of(state, state.current_player))
     assert calls == []
+
+
+def test_weighing_stops_drawing_worlds_at_the_deadline() -> None:
+    """Each world drawn is replayed to be weighed, so a bot's time budget must bound the drawing:
+    past the deadline no more are drawn, and one world is kept for each ``pool`` drawn."""
+    state = _rules_hand("tute", 4, 12)
+    view = view_of(state, state.current_player)
+    drawn: list[int] = []
+
+    def counting(world: State, seat: int, trust: float) -> float:
+        drawn.append(seat)
+        return 0.0
+
+    late = weighted_worlds(view, random.Random(5), count=50, pool=3, trust=0.9, weigh=counting,
+                           deadline=0.0)
+    assert len(drawn) == 1 and len(late) == 1
+    drawn.clear()
+    on_time = weighted_worlds(view, random.Random(5), count=50, pool=3, trust=0.9, weigh=counting)
+    assert len(drawn) == 150 and len(on_time) == 50

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -245,19 +246,30 @@ def tempering(logs: list[float], least: float) -> float:
 
 def weighted_worlds(view: View, rng: random.Random, count: int, pool: int, trust: float,
                     weigh: Callable[[State, int, float], float] = log_likelihood,
-                    spread: float = 0.0) -> list[State]:
+                    spread: float = 0.0, deadline: float | None = None) -> list[State]:
     """``count`` worlds for ``view``'s seat, drawn in proportion to the likelihood of what it has seen.
 
     ``pool * count`` worlds are sampled uniformly and resampled by weight
     (systematic resampling: one random offset, so a world of weight w is drawn
     ``pool * count * w`` times, rounded up or down).  With ``spread`` above 0 the
     likelihoods are tempered (:func:`tempering`) so that the weights keep an
-    effective sample size of at least ``spread * pool * count`` worlds.
+    effective sample size of at least ``spread * pool * count`` worlds.  Once
+    ``deadline`` (a :func:`time.perf_counter` instant) passes no more worlds are
+    drawn, and one world is kept for each ``pool`` drawn (at least one): scoring
+    each world replays its hand, so a bot's time budget must bound it too.
     """
-    candidates = [view.sample_world(rng) for _ in range(count * pool)]
+    candidates: list[State] = []
+    logs: list[float] = []
+    for _ in range(count * pool):
+        world = view.sample_world(rng)
+        candidates.append(world)
+        if pool > 1 or count > 1:
+            logs.append(weigh(world, view.seat, trust))
+        if deadline is not None and time.perf_counter() > deadline:
+            count = min(count, max(1, len(candidates) // pool))
+            break
     if pool == 1 and count == 1:
-        return candidates
-    logs = [weigh(world, view.seat, trust) for world in candidates]
+        return candidates[:1]
     power = tempering(logs, spread * len(logs)) if spread > 0 else 1.0
     top = max(logs)
     weights = [math.exp(power * (x - top)) for x in logs]

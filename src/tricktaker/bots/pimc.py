@@ -489,13 +489,14 @@ class PimcBot(Bot):
         return Weighting(table.infer, table.trust if self.trust is None else self.trust,
                          table.spread if self.spread is None else self.spread)
 
-    def _worlds(self, view: View) -> Iterator[State]:
-        """The worlds of one decision: uniform, or weighted by the other players' actions."""
+    def _worlds(self, view: View, deadline: float | None) -> Iterator[State]:
+        """The worlds of one decision: uniform, or weighted by the other players' actions (fewer
+        of them once ``deadline`` passes while they are weighed)."""
         weighting = self.weighting(view.game)
         weigh = LIKELIHOODS.get(weighting.infer)
         if weigh is not None:
             return iter(weighted_worlds(view, self._rng, self.worlds, self.pool, weighting.trust, weigh,
-                                        spread=weighting.spread))
+                                        spread=weighting.spread, deadline=deadline))
         return (view.sample_world(self._rng) for _ in range(self.worlds))
 
     def _solved_scores(self, view: View, choices: list[Action],
@@ -509,7 +510,7 @@ class PimcBot(Bot):
         solved: _ByWorld[dict[Action, int]] = _ByWorld()  # a world drawn twice is solved once
         budget = setting(NODE_BUDGET, view.game, 0) if self.nodes is None else self.nodes
         nodes_left = budget or None  # 0: no limit
-        for world in self._worlds(view):
+        for world in self._worlds(view, deadline):
             if world not in solved:
                 limit = None if deadline is None else max(deadline - clock.perf_counter(), 1e-3)
                 try:
@@ -548,7 +549,7 @@ class PimcBot(Bot):
                          and view.game.name in SOLVED_PLAY)
         done: _ByWorld[list[float]] = _ByWorld()
         drawn: list[int] = []
-        for world in self._worlds(view):
+        for world in self._worlds(view, deadline):
             luck = rng.getrandbits(64)
             drawn.append(id(world))
             if world not in done:
