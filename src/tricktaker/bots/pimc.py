@@ -489,7 +489,7 @@ class PimcBot(Bot):
         return Weighting(table.infer, table.trust if self.trust is None else self.trust,
                          table.spread if self.spread is None else self.spread)
 
-    def _worlds(self, view: View, deadline: float | None) -> Iterator[State]:
+    def _worlds(self, view: View, deadline: float | None = None) -> Iterator[State]:
         """The worlds of one decision: uniform, or weighted by the other players' actions (fewer
         of them once ``deadline`` passes while they are weighed)."""
         weighting = self.weighting(view.game)
