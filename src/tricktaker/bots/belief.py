@@ -258,18 +258,17 @@ def weighted_worlds(view: View, rng: random.Random, count: int, pool: int, trust
     drawn, and one world is kept for each ``pool`` drawn (at least one): scoring
     each world replays its hand, so a bot's time budget must bound it too.
     """
+    if pool == 1 and count == 1:
+        return [view.sample_world(rng)]  # nothing to choose among: no weighing
     candidates: list[State] = []
     logs: list[float] = []
     for _ in range(count * pool):
         world = view.sample_world(rng)
         candidates.append(world)
-        if pool > 1 or count > 1:
-            logs.append(weigh(world, view.seat, trust))
+        logs.append(weigh(world, view.seat, trust))
         if deadline is not None and time.perf_counter() > deadline:
             count = min(count, max(1, len(candidates) // pool))
             break
-    if pool == 1 and count == 1:
-        return candidates[:1]
     power = tempering(logs, spread * len(logs)) if spread > 0 else 1.0
     top = max(logs)
     weights = [math.exp(power * (x - top)) for x in logs]
