@@ -22,16 +22,16 @@ from collections import defaultdict
 import tricktaker as tt
 from tricktaker.bots import make_bot, view_of
 from tricktaker.bots.pimc import cards_to_play
-from tricktaker.solver.points import BENCH_VARIANTS, shared_solver
-from tricktaker.solver.tuppi import _solver as trick_solver
+from tricktaker.solver import table_sets
+from tricktaker.solver.points import BENCH_VARIANTS
 
 GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS}
 """Tuppi and every point-game variant the solver bench measures."""
 
 
 def nodes_so_far() -> int:
-    """Nodes visited by this process's point solver and no-trump solver together."""
-    return shared_solver().nodes + trick_solver().nodes
+    """Nodes visited by this process's solvers together, in every set of tables a bot may use."""
+    return sum(tables.nodes for tables in table_sets(8))
 
 
 def decision_costs(key: str, hands: int, spec: str) -> dict[int, list[tuple[int, float]]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 from bot_helpers import play_match
@@ -96,9 +97,9 @@ def test_pimc_solves_small_card_play_and_rolls_out_the_rest(monkeypatch: pytest.
     calls = []
 
     def counting_solve(state: tt.State, time_limit: float | None = None,
-                       node_limit: int | None = None) -> object:
+                       node_limit: int | None = None, **kwargs: Any) -> object:
         calls.append(len(state.hand(state.current_player)))  # type: ignore[attr-defined]
-        return real_solve(state, time_limit=time_limit, node_limit=node_limit)
+        return real_solve(state, time_limit=time_limit, node_limit=node_limit, **kwargs)
 
     real_solve = solver.solve
     monkeypatch.setattr(solver, "solve", counting_solve)
@@ -125,10 +126,10 @@ def test_pimc_solves_tuppi_rami_from_the_first_card_and_nolo_only_near_the_end(
     sizes: list[int] = [0]
 
     def counting_solve(state: tt.State, time_limit: float | None = None,
-                       node_limit: int | None = None) -> object:
+                       node_limit: int | None = None, **kwargs: Any) -> object:
         assert state.contract == contract  # type: ignore[attr-defined]
         sizes.append(len(state.hand(state.current_player)))  # type: ignore[attr-defined]
-        return real_solve(state, time_limit=time_limit, node_limit=node_limit)
+        return real_solve(state, time_limit=time_limit, node_limit=node_limit, **kwargs)
 
     real_solve = solver.solve
     monkeypatch.setattr(solver, "solve", counting_solve)
@@ -260,9 +261,9 @@ def test_pimc_solves_stock_worlds_up_to_stock_cards(name: str, seed: int,
     calls: list[int] = []
 
     def counting_solve(state: tt.State, time_limit: float | None = None,
-                       node_limit: int | None = None) -> object:
+                       node_limit: int | None = None, **kwargs: Any) -> object:
         calls.append(state.stock_size)  # type: ignore[attr-defined]
-        return real_solve(state, time_limit=time_limit, node_limit=node_limit)
+        return real_solve(state, time_limit=time_limit, node_limit=node_limit, **kwargs)
 
     real_solve = solver.solve
     monkeypatch.setattr(solver, "solve", counting_solve)
@@ -313,9 +314,9 @@ def test_pimc_solves_each_of_its_worlds_and_replays_exactly_in_one_process(
     calls = []
 
     def counting_solve(state: tt.State, time_limit: float | None = None,
-                       node_limit: int | None = None) -> object:
+                       node_limit: int | None = None, **kwargs: Any) -> object:
         calls.append(id(state))  # not the world itself: holding it would keep its id from reuse
-        return real_solve(state, time_limit=time_limit, node_limit=node_limit)
+        return real_solve(state, time_limit=time_limit, node_limit=node_limit, **kwargs)
 
     real_solve = solver.solve
     monkeypatch.setattr(solver, "solve", counting_solve)
@@ -344,7 +345,7 @@ def test_pimc_with_a_time_budget_bounds_each_solve_and_still_decides(monkeypatch
     limits: list[float | None] = []
 
     def overrunning_solve(state: tt.State, time_limit: float | None = None,
-                          node_limit: int | None = None) -> object:
+                          node_limit: int | None = None, **kwargs: Any) -> object:
         limits.append(time_limit)
         raise SolveTimeout("too deep")
 
@@ -564,9 +565,9 @@ def test_pimc_solves_huutopussi_for_three_from_the_second_trick(monkeypatch: pyt
     seen: list[tuple[int, int | None]] = []
 
     def counting_solve(state: tt.State, time_limit: float | None = None,
-                       node_limit: int | None = None) -> object:
+                       node_limit: int | None = None, **kwargs: Any) -> object:
         seen.append((len(state.hand(state.current_player)), node_limit))  # type: ignore[attr-defined]
-        return real_solve(state, time_limit=time_limit, node_limit=node_limit)
+        return real_solve(state, time_limit=time_limit, node_limit=node_limit, **kwargs)
 
     real_solve = solver.solve
     game = tt.new_game("huutopussi", players=3)

@@ -25,7 +25,7 @@ import pytest
 
 import tricktaker as tt
 from tricktaker.engine import State
-from tricktaker.solver import OBJECTIVES, SolveError, solve
+from tricktaker.solver import OBJECTIVES, SolveError, solve, table_sets
 from tricktaker.solver import _points as K
 from tricktaker.solver import marriages as marriage_solver
 from tricktaker.solver import tute as tute_solver
@@ -437,10 +437,10 @@ def test_a_time_limit_stops_a_full_deal_and_leaves_the_table_fit_for_the_next_so
         solver.values(adapter.position(state), deadline=time.monotonic() - 1)
     assert solver.values(adapter.position(state)) == reference
     with pytest.raises(TimeoutError):
-        tute_solver.solve_tute(state, deadline=time.monotonic() + 0.002)
+        tute_solver.solve_tute(state, table_sets(1)[0], deadline=time.monotonic() + 0.002)
     for endgame in endgames("tute-pairs", 3, 3, seed=70):
         check_against_minimax(endgame)
-    assert solve(state).values == tute_solver.solve_tute(state).values
+    assert solve(state).values == tute_solver.solve_tute(state, table_sets(1)[0]).values
 
 
 def test_a_node_limit_stops_a_solve_at_the_same_node_and_names_the_limit() -> None:

@@ -24,6 +24,7 @@ from .base import Bot, Oracle, View, view_of
 from .ismcts import IsmctsBot
 from .oracle import OracleBot
 from .pimc import INFERENCES, PHASES, UNSOLVED_PLAYS, PimcBot
+from .pimc import MAX_THREADS as PIMC_MAX_THREADS
 from .playout import ROLLOUTS
 from .random_bot import RandomBot
 from .rules import RulesBot
@@ -171,6 +172,8 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
                                    "the game's default)"),
         "stock_play": BotOption(str, choices=UNSOLVED_PLAYS, nullable=True, doc="the old name of "
                                 "unsolved_play"),
+        "threads": BotOption(int, 1, PIMC_MAX_THREADS, doc="threads a card-play decision's worlds are "
+                             "solved in"),
     },
     "ismcts": {
         "iterations": BotOption(int, 1, 1_000_000, doc="worlds walked per decision"),

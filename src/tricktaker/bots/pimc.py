@@ -131,7 +131,7 @@ players that search (docs/bots.md), so those stay options."""
 UNSOLVED_PLAYS = ("rollout", "rules")
 """The values of ``unsolved_play`` and of :data:`UNSOLVED_PLAY`."""
 
-__all__ = ["INFERENCE", "INFERENCES", "LIKELIHOODS", "NODE_BUDGET", "PHASES", "SOLVE_CARDS",
+__all__ = ["INFERENCE", "INFERENCES", "LIKELIHOODS", "NODE_BUDGET", "PHASES", "SOLVE_CARDS", "THREADS",
            "STOCK_SOLVE_CARDS", "UNIFORM", "UNSOLVED_PLAY", "UNSOLVED_PLAYS", "PimcBot", "Weighting",
            "answered_no", "candidates", "cards_to_play", "largest_setting", "setting", "warm_up",
            "within_solve_limits"]
@@ -204,6 +204,18 @@ stock the two ways differ in 12 of 821 decisions over 40 hands and neither is me
 better (``--bots pimc:unsolved_play=rules,pimc``: +0.025 [-0.090, +0.140] hand points a hand
 of double-dummy loss), so it keeps its rollouts, as the games not measured do.
 """
+
+
+MAX_THREADS = 64
+"""The most threads a decision may ask for (:data:`tricktaker.solver.parallel.MAX_THREADS`, which
+is not imported here so that the solver loads only when a bot first solves)."""
+
+THREADS = 2
+"""The threads ``pimc`` solves a decision's worlds in by default, each in a set of tables of its
+own (:func:`tricktaker.solver.parallel.solve_worlds`).  A fixed number, not the machine's
+cores: how the worlds are spread decides which ones a node budget reaches, so a bot of a given
+seed plays the same cards on every machine.  Two uses both cores of this project's machine and
+most machines' two; ``threads=1`` solves in one thread, as before."""
 
 
 NODE_BUDGET: dict[str, int] = {
@@ -397,7 +409,8 @@ class PimcBot(Bot):
     decision's solves may visit in all (none: the game's :data:`NODE_BUDGET`; 0: no limit), and
     ``min_worlds``: the fewest worlds it must solve within that (or ``time``), else it is
     rolled out instead; ``unsolved_play``: ``rollout`` or ``rules``, how a card play is chosen
-    that is not solved (none: the game's :data:`UNSOLVED_PLAY`; ``stock_play`` is its old name).
+    that is not solved (none: the game's :data:`UNSOLVED_PLAY`; ``stock_play`` is its old name);
+    ``threads``: the threads a card-play decision's worlds are solved in (:data:`THREADS`).
     """
 
     name = "pimc"
@@ -408,12 +421,14 @@ class PimcBot(Bot):
                  infer: str | None = None, trust: float | None = None, pool: int = 3, phases: str = "rollout",
                  phase_time: float = 0.1, spread: float | None = None, nodes: int | None = None,
                  min_worlds: int = 8, unsolved_play: str | None = None,
-                 stock_play: str | None = None) -> None:
+                 stock_play: str | None = None, threads: int = THREADS) -> None:
         check_budget("worlds", worlds, time, rollout)
         if nodes is not None and nodes < 0:
             raise ValueError(f"nodes must be 0 (no limit) or more, not {nodes}")
         if min_worlds < 1:
             raise ValueError(f"min_worlds must be at least 1, not {min_worlds}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
         for key, value in (("unsolved_play", unsolved_play), ("stock_play", stock_play)):
             if value is not None and value not in UNSOLVED_PLAYS:
                 raise ValueError(f"unknown {key} {value!r} (choices: {', '.join(UNSOLVED_PLAYS)})")
@@ -448,6 +463,7 @@ class PimcBot(Bot):
         self.nodes = nodes
         self.min_worlds = min_worlds
         self.unsolved_play = unsolved_play or stock_play
+        self.threads = threads
 
     def _solves(self, view: View) -> bool:
         """True when this decision is card play small enough for the solver."""
@@ -504,31 +520,14 @@ class PimcBot(Bot):
         """Each candidate's double-dummy value in each world solved within the budget, or None
         when fewer than ``min_worlds`` worlds were solved before the ``nodes`` or ``time`` budget
         ran out: the decision is then rolled out, as one too big to solve is."""
-        from ..solver import SolveTimeout, solve
+        from ..solver.parallel import solve_worlds
 
-        scores: dict[Action, list[float]] = {action: [] for action in choices}
-        solved: _ByWorld[dict[Action, int]] = _ByWorld()  # a world drawn twice is solved once
         budget = setting(NODE_BUDGET, view.game, 0) if self.nodes is None else self.nodes
-        nodes_left = budget or None  # 0: no limit
-        for world in self._worlds(view, deadline):
-            if world not in solved:
-                limit = None if deadline is None else max(deadline - clock.perf_counter(), 1e-3)
-                try:
-                    solution = solve(world, time_limit=limit, node_limit=nodes_left)
-                except SolveTimeout:
-                    break
-                solved[world] = solution.values
-                if nodes_left is not None:
-                    nodes_left -= solution.nodes
-            values = solved[world]
-            for action in choices:
-                scores[action].append(values[action])
-            if (deadline is not None and clock.perf_counter() > deadline) \
-                    or (nodes_left is not None and nodes_left < 1):
-                break
-        if len(scores[choices[0]]) < min(self.min_worlds, self.worlds):
+        solutions = solve_worlds(list(self._worlds(view, deadline)), self.threads, deadline, budget or None)
+        solved = [solution.values for solution in solutions if solution is not None]
+        if len(solved) < min(self.min_worlds, self.worlds):
             return None
-        return scores
+        return {action: [values[action] for values in solved] for action in choices}
 
     def _rolled_out_scores(self, view: View, choices: list[Action],
                            deadline: float | None) -> tuple[dict[Action, list[float]], float]:

@@ -67,6 +67,10 @@ class BotLimits:
     iterations: int = 100_000
     candidates: int = 64
     """The most actions a search may value (``max_candidates``): each one costs a playout per world."""
+    threads: int = 1
+    """The threads a decision may solve its worlds in (``pimc``'s ``threads``, 2 by default): the
+    workers already decide side by side, a process each, so one table's bot taking a second
+    core would slow another table's."""
 
 
 class BotSpecError(ValueError):
@@ -130,9 +134,10 @@ def capped_options(name: str, options: dict[str, Any], limits: BotLimits) -> dic
 
     takes = bot_options(name)
     out = dict(options)
-    if "time" in takes:
-        asked = out.get("time")
-        out["time"] = limits.time if not isinstance(asked, (int, float)) else min(asked, limits.time)
+    for key, most in (("time", limits.time), ("threads", limits.threads)):
+        if key in takes:
+            asked = out.get(key)
+            out[key] = most if not isinstance(asked, (int, float)) else min(asked, most)
     for key, cap in (("worlds", limits.worlds), ("iterations", limits.iterations),
                      ("max_candidates", limits.candidates)):
         if isinstance(out.get(key), int):

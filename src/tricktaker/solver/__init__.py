@@ -38,12 +38,17 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..engine import Action, IllegalActionError, State
 from .reference import Objective, SideOf
 
-__all__ = ["OBJECTIVES", "SOLVERS", "Solution", "SolveError", "SolveTimeout", "made", "side_of", "solve"]
+if TYPE_CHECKING:
+    from .points import PointSolver
+    from .tricks import TrickSolver
+
+__all__ = ["OBJECTIVES", "SOLVERS", "Solution", "SolveError", "SolveTimeout", "Tables", "made", "side_of",
+           "solve", "table_sets"]
 
 
 class SolveError(IllegalActionError):
@@ -81,17 +86,69 @@ class Solution:
         return [a for a, v in self.values.items() if v == self.value]
 
 
-_ONE_AT_A_TIME = threading.Lock()
-"""The solvers keep one transposition table and search stack per process, so one solve runs at
-a time: two searches sharing those buffers would read each other's positions.  (The native
-searches release the GIL, so other Python threads run meanwhile.)"""
+class Tables:
+    """One set of the searches' transposition tables and stacks (a few dozen MB once used).
+
+    A solve searches in one set and no other solve may use it meanwhile, so each set has its
+    own lock and solves on the same set take turns.  Solves on different sets run in parallel
+    threads: the native searches release the GIL.  :func:`solve` uses the process's first set
+    (:func:`table_sets`) unless given another; a caller that solves in several threads at once
+    (``pimc``'s ``threads``) gives each thread a set of its own.  The solvers are made on first
+    use, so a set costs nothing until it solves.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self._tricks: TrickSolver | None = None
+        self._points: PointSolver | None = None
+
+    @property
+    def tricks(self) -> TrickSolver:
+        """The no-trump search's solver (Tuppi) of this set."""
+        if self._tricks is None:
+            from .tricks import TrickSolver
+
+            self._tricks = TrickSolver()
+        return self._tricks
+
+    @property
+    def points(self) -> PointSolver:
+        """The point games' solver of this set."""
+        if self._points is None:
+            from .points import PointSolver
+
+            self._points = PointSolver()
+        return self._points
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited by this set's solvers (made so far) since they were made."""
+        return sum(s.nodes for s in (self._tricks, self._points) if s is not None)
+
+
+_SETS: list[Tables] = []
+_SETS_LOCK = threading.Lock()
+
+
+def table_sets(n: int) -> list[Tables]:
+    """The process's first ``n`` sets of tables, made as needed; the first is :func:`solve`'s
+    own.  The same sets every call, so a caller that spreads its solves over them the same way
+    each time (``pimc``) gets the same node counts, and stays deterministic under a node budget."""
+    if n < 1:
+        raise ValueError(f"a solve needs at least one set of tables, not {n}")
+    with _SETS_LOCK:
+        while len(_SETS) < n:
+            _SETS.append(Tables())
+        return _SETS[:n]
 
 
 class Solver(Protocol):
-    """A game adapter: solves one of its game's states by a ``time.monotonic()`` deadline (or none)
-    within ``max_nodes`` search nodes (0: no limit), raising ``TimeoutError`` at either."""
+    """A game adapter: solves one of its game's states in ``tables`` by a ``time.monotonic()``
+    deadline (or none) within ``max_nodes`` search nodes (0: no limit), raising
+    ``TimeoutError`` at either."""
 
-    def __call__(self, state: State, deadline: float | None = None, max_nodes: int = 0) -> Solution: ...
+    def __call__(self, state: State, tables: Tables, deadline: float | None = None,
+                 max_nodes: int = 0) -> Solution: ...
 
 
 SOLVERS: dict[str, Solver] = {}
@@ -121,7 +178,8 @@ def made(state: State, side: int, hand_number: int) -> int:
     return objective(state, side, state.is_over() or state.hand_number != hand_number)
 
 
-def solve(state: State, time_limit: float | None = None, node_limit: int | None = None) -> Solution:
+def solve(state: State, time_limit: float | None = None, node_limit: int | None = None,
+          tables: Tables | None = None) -> Solution:
     """The value of ``state`` for the side to move, and of each of its legal actions.
 
     Raises :class:`SolveError` (a ``ValueError``) for a state outside the play
@@ -129,7 +187,9 @@ def solve(state: State, time_limit: float | None = None, node_limit: int | None 
     :class:`SolveTimeout` when ``time_limit`` seconds pass first (the time spent
     waiting for another thread's solve counts) or the search visits ``node_limit``
     nodes first (a node is one move tried by the search, counted the same on any
-    machine).  Safe to call from several threads: they take turns (see ``_ONE_AT_A_TIME``).
+    machine).  Safe to call from several threads: solves in the same ``tables`` (by default
+    the process's first set, :func:`table_sets`) take turns, solves in different sets run in
+    parallel (see :class:`Tables`).
     """
     if time_limit is not None and not time_limit > 0:  # (NaN is refused too)
         raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
@@ -143,18 +203,19 @@ def solve(state: State, time_limit: float | None = None, node_limit: int | None 
         raise SolveError(f"no solver for {name!r} (solvers: {', '.join(sorted(SOLVERS))})")
     if state.is_over() or state.current_player is None:
         raise SolveError("the match is over: nothing to solve")
+    tables = tables if tables is not None else table_sets(1)[0]
     if deadline is None:
-        _ONE_AT_A_TIME.acquire()
-    elif not _ONE_AT_A_TIME.acquire(timeout=max(0.0, deadline - time.monotonic())):
+        tables.lock.acquire()
+    elif not tables.lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
         raise SolveTimeout(f"no time left to solve: another solve held the solver for {time_limit} s")
     try:
-        return solver(state, deadline=deadline, max_nodes=node_limit or 0)
+        return solver(state, tables, deadline=deadline, max_nodes=node_limit or 0)
     except TimeoutError:
         if deadline is not None and time.monotonic() >= deadline:
             raise SolveTimeout(f"the solve did not finish within its time limit of {time_limit} s") from None
         raise SolveTimeout(f"the solve did not finish within its node limit of {node_limit} nodes") from None
     finally:
-        _ONE_AT_A_TIME.release()
+        tables.lock.release()
 
 
 def _register() -> None:

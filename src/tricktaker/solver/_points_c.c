@@ -1368,6 +1368,9 @@ static i64 exact(Ctx *x, int d, i64 guess) {
 
 /* Every legal move at row 0 and the maximiser's exact gain after it; return how many. */
 static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values) {
+    /* no killer moves from an earlier call: a solve's nodes then depend on its position alone,
+     * not on what the solver searched before (the table's older entries are never read) */
+    for (int d = 0; d < x->depth; d++) W_(d, 36) = -1;
     int nm = gen_moves(x, 0, -1, 1);
     for (int j = 0; j < nm; j++) out_moves[j] = M_(0, j);
     i64 legal = S_(0, F_PHASE) == PH_PLAY ? legal_cards(x, 0) : 0;

@@ -45,7 +45,7 @@ from ..engine import JSON, State
 from ..games.huutopussi import HuutopussiState
 from ..games.marjapussi import MarjapussiState
 from ..games.marriages import ANSWER_PHASE, PAIRS, PLAY_PHASE, STRENGTH, MarriageState
-from . import OBJECTIVES, SOLVERS, Solution, SolveError
+from . import OBJECTIVES, SOLVERS, Solution, SolveError, Tables
 from . import _points as K
 from .points import Layout, PointPosition, solution
 
@@ -64,10 +64,11 @@ of the side (``1 << (seat >> 1)``) that has asked for a whole."""
 SUIT_BY_LETTER = {s.letter: s.index for s in PIQUET_36.suits}
 
 
-def solve_marriages(state: State, deadline: float | None = None, max_nodes: int = 0) -> Solution:
+def solve_marriages(state: State, tables: Tables, deadline: float | None = None,
+                    max_nodes: int = 0) -> Solution:
     """The value of a Marjapussi-family or Huutopussi state in the play phase for the side to move."""
     units = HUUTOPUSSI_UNITS if isinstance(state, HuutopussiState) else FAMILY_UNITS
-    return solution(state, position(state), units, deadline, max_nodes)
+    return solution(state, position(state), units, tables.points, deadline, max_nodes)
 
 
 def side_of(state: State, seat: int) -> int:

@@ -7,7 +7,8 @@ and the kernel move code of each legal action.  :class:`PointSolver` runs the
 search at the root (every legal action, null-window tests for each, one
 transposition table across them) and :func:`solution` turns the values into a
 :class:`~tricktaker.solver.Solution`.  One solver serves the process
-(:func:`shared_solver`; its table is 32 MB): not for use from several threads.
+(:func:`shared_solver`; its table is 32 MB) unless a solve is given another set of tables
+(:class:`~tricktaker.solver.Tables`): a solver is not for use from several threads at once.
 
 The value is the maximising side's points *from here on*: what it adds to its
 hand score by the end of the hand, under the double-dummy convention (the
@@ -27,7 +28,7 @@ import numpy as np
 
 from ..cards import Card, Deck
 from ..engine import Action, State
-from . import Solution, SolveError
+from . import Solution, SolveError, table_sets
 from . import _points as K
 
 __all__ = ["BENCH_VARIANTS", "Layout", "PointPosition", "PointSolver", "bench_points", "first_play",
@@ -214,24 +215,20 @@ class PointSolver:
         return {int(out_moves[j]): int(out_values[j]) for j in range(n)}
 
 
-_SOLVER: list[PointSolver] = []
-
-
 def shared_solver() -> PointSolver:
-    """The process's solver (its table is allocated on first use)."""
-    if not _SOLVER:
-        _SOLVER.append(PointSolver())
-    return _SOLVER[0]
+    """The point solver of :func:`~tricktaker.solver.solve`'s own set of tables (the process's
+    first, :func:`~tricktaker.solver.table_sets`; its table is allocated on first use)."""
+    return table_sets(1)[0].points
 
 
-def solution(state: State, pos: PointPosition, units: str, deadline: float | None = None,
-             max_nodes: int = 0) -> Solution:
-    """Solve ``pos`` (built from ``state``) and give each of the state's legal actions its value.
+def solution(state: State, pos: PointPosition, units: str, solver: PointSolver,
+             deadline: float | None = None, max_nodes: int = 0) -> Solution:
+    """Solve ``pos`` (built from ``state``) with ``solver`` and give each of the state's legal
+    actions its value.
 
     ``deadline`` (a :func:`time.monotonic` instant, or None) stops the search
     with :class:`TimeoutError` once it passes, and so does ``max_nodes`` (0: no limit).
     """
-    solver = shared_solver()
     start = solver.nodes
     values = solver.values(pos, deadline, max_nodes)
     legal = state.legal_actions()

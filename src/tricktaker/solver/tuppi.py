@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import Action, State
-from . import OBJECTIVES, SOLVERS, Solution, SolveError
+from . import OBJECTIVES, SOLVERS, Solution, SolveError, Tables
 from .reference import fixed_side
-from .tricks import TrickPosition, TrickSolver
+from .tricks import TrickPosition
 
 __all__ = ["objective", "position", "solve_tuppi"]
 
@@ -29,14 +29,6 @@ _CLOCKWISE = tuple(tuple((lead + i) % 4 for i in range(4)) for lead in range(4))
 _SOOLI_ORDERS = tuple(tuple((lead, (lead + 2) % 4, soloist) for lead in range(4)) for soloist in range(4))
 """Each soloist's trick orders: a rami-side leader, its partner, then the soloist (the soloist's
 partner sits out; the soloist's own lead never comes up, since its first trick decides)."""
-_SOLVER: TrickSolver | None = None
-
-
-def _solver() -> TrickSolver:
-    global _SOLVER
-    if _SOLVER is None:
-        _SOLVER = TrickSolver()
-    return _SOLVER
 
 
 def _low_aces(mask: int) -> int:
@@ -82,7 +74,7 @@ def _position(state: State, obs: dict[str, Any]) -> tuple[TrickPosition, bool]:
     return TrickPosition(tuple(hands), orders, sides, rami, 1 - rami, leader, tuple(played), 1), True
 
 
-def solve_tuppi(state: State, deadline: float | None = None, max_nodes: int = 0) -> Solution:
+def solve_tuppi(state: State, tables: Tables, deadline: float | None = None, max_nodes: int = 0) -> Solution:
     """Solve a Tuppi world in its play phase (see the module docstring for the units).
 
     ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once it passes, and so
@@ -92,7 +84,7 @@ def solve_tuppi(state: State, deadline: float | None = None, max_nodes: int = 0)
     pos, low_aces = _position(state, obs)
     mover = state.current_player
     assert mover is not None
-    solver = _solver()
+    solver = tables.tricks
     solver.new_search()
     start = solver.nodes
     by_bit = solver.card_values(pos, deadline, max_nodes)

@@ -42,7 +42,7 @@ from ..cards import SPANISH_40
 from ..engine import JSON, State
 from ..games import tute as game
 from ..games.tute import TuteState
-from . import OBJECTIVES, SOLVERS, Solution, SolveError
+from . import OBJECTIVES, SOLVERS, Solution, SolveError, Tables
 from . import _points as K
 from .points import Layout, PointPosition, solution
 from .reference import fixed_side
@@ -62,9 +62,9 @@ def _suit_index(letter: str) -> int:
     return next(s.index for s in SPANISH_40.suits if s.letter == letter)
 
 
-def solve_tute(state: State, deadline: float | None = None, max_nodes: int = 0) -> Solution:
+def solve_tute(state: State, tables: Tables, deadline: float | None = None, max_nodes: int = 0) -> Solution:
     """The value of a Tute state in the play phase (``play`` or ``declare``) for the side to move."""
-    return solution(state, position(state), UNITS, deadline, max_nodes)
+    return solution(state, position(state), UNITS, tables.points, deadline, max_nodes)
 
 
 def position(state: State) -> PointPosition:

@@ -1,0 +1,188 @@
+"""Solving the worlds of one decision on several cores, with the answer of one core.
+
+A PIMC decision solves a couple of dozen worlds of one position.  The native searches release
+the GIL, so solves in different sets of tables (:class:`~tricktaker.solver.Tables`) run on
+different cores at once.  :func:`solve_worlds` gives exactly the solutions that solving the
+worlds one after another would give, whatever the number of threads, the machine or its load
+(but for a time limit, which no machine meets the same way twice):
+
+- a solve's values are exact, and its node count depends on its position alone, not on the
+  set of tables nor on what that set solved before (each solve starts a new generation of its
+  table and reads no older entry; the searches keep no move from an earlier call);
+- so a node budget is spent as one thread would spend it: each world is solved with what the
+  worlds before it in order left at most, and afterwards the worlds are walked in order with
+  their node counts, stopping where one thread would have stopped.
+
+The first world is solved alone.  When it was small (fewer than :data:`PARALLEL_NODES` search
+nodes) the rest are solved in this thread too: a small solve's time is mostly Python, which
+runs in one thread at a time.  Otherwise ``threads`` workers take the other worlds in order,
+each in a set of tables of its own; at most one world per worker is solved past the point where
+the budget turns out to be spent.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from .. import solver as _package
+from ..engine import State
+from . import Solution, SolveTimeout, Tables, table_sets
+
+__all__ = ["MAX_THREADS", "PARALLEL_NODES", "fits", "solve_worlds"]
+
+PARALLEL_NODES = 20_000
+"""The search nodes a decision's first world must take before the others are spread over the
+threads: about 2 ms of search on this project's 2-core machine, above the cost of handing work
+to another thread."""
+
+MAX_THREADS = 64
+"""The most threads a call may use."""
+
+POLL_NODES = 1024
+"""How often, in nodes, a search looks at its node limit (the kernels' ``TT_POLL_NODES``)."""
+
+# (solves go through ``_package.solve``, looked up at each call, so a spy on
+# ``tricktaker.solver.solve`` sees them all)
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The process's helper threads, for the workers after the first (which runs in the caller)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(MAX_THREADS - 1, thread_name_prefix="tricktaker-solve")
+        return _POOL
+
+
+def fits(nodes: int, limit: int | None) -> bool:
+    """Whether a solve that visits ``nodes`` nodes finishes under ``node_limit=limit``: a search
+    looks at its count every :data:`POLL_NODES` nodes and stops at the first look that finds the
+    limit reached."""
+    return limit is None or nodes // POLL_NODES * POLL_NODES < limit
+
+
+def _time_left(deadline: float | None) -> float | None:
+    """Seconds from now to ``deadline`` (a ``time.perf_counter`` instant), at least a millisecond."""
+    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() > deadline
+
+
+def _solve_one(world: State, deadline: float | None, node_limit: int | None,
+               tables: Tables) -> Solution | None:
+    """``world`` solved in ``tables``, or None when it ran out of time or nodes."""
+    try:
+        return _package.solve(world, time_limit=_time_left(deadline), node_limit=node_limit, tables=tables)
+    except SolveTimeout:
+        return None
+
+
+class _Work:
+    """The distinct worlds of one call and what has been learnt of them, shared by its workers."""
+
+    def __init__(self, worlds: list[State], node_limit: int | None, deadline: float | None) -> None:
+        self.worlds = worlds
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.results: list[Solution | None] = [None] * len(worlds)
+        self.done = [False] * len(worlds)
+        self.next = 0
+        self.prefix = 0
+        """How many worlds from the first are done and solved, and ``spent`` their nodes."""
+        self.spent = 0
+        self.stopped = False
+        self.spent_after: int | None = None
+        """The world after which the node budget was spent, if it was."""
+        self.lock = threading.Lock()
+
+    def take(self) -> tuple[int, int | None] | None:
+        """The next world to solve and its node limit (what the worlds before it left at most),
+        or None once there is nothing more worth solving."""
+        with self.lock:
+            if self.stopped or self.next >= len(self.worlds) or _past(self.deadline):
+                return None
+            i = self.next
+            self.next += 1
+            limit = None if self.node_limit is None else self.node_limit - self.spent
+            return i, limit
+
+    def finish(self, i: int, solution: Solution | None) -> None:
+        """World ``i`` solved (None: out of time or nodes); work out where one thread would stop."""
+        with self.lock:
+            self.results[i] = solution
+            self.done[i] = True
+            while self.prefix < len(self.worlds) and self.done[self.prefix]:
+                solved = self.results[self.prefix]
+                if solved is None or not fits(solved.nodes, self._left()):
+                    self.stopped = True
+                    return
+                self.spent += solved.nodes
+                self.prefix += 1
+                left = self._left()
+                if left is not None and left < 1:
+                    self.stopped = True
+                    self.spent_after = self.prefix - 1
+                    return
+
+    def _left(self) -> int | None:
+        return None if self.node_limit is None else self.node_limit - self.spent
+
+    def run(self, tables: Tables) -> None:
+        """A worker: solve worlds in ``tables`` until there is nothing more worth solving."""
+        while (job := self.take()) is not None:
+            i, limit = job
+            self.finish(i, _solve_one(self.worlds[i], self.deadline, limit, tables))
+
+
+def solve_worlds(worlds: Sequence[State], threads: int = 1, deadline: float | None = None,
+                 node_limit: int | None = None) -> list[Solution | None]:
+    """The solution of each of ``worlds``, in order, as one thread solving them in turn would
+    find them (None: not solved).
+
+    A world given more than once (the same object) is solved once.  ``deadline`` (a
+    ``time.perf_counter`` instant) and ``node_limit`` (search nodes in all, None: no limit) bound
+    the call as they would bound one thread: the worlds are taken in order, each solve gets what
+    the ones before it left, and the first that runs out of time or nodes, or leaves no time or
+    nodes, ends the solved worlds.
+    """
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
+    first: dict[int, int] = {}  # a world's id -> its index among the distinct worlds
+    distinct: list[State] = []
+    for world in worlds:
+        if id(world) not in first:
+            first[id(world)] = len(distinct)
+            distinct.append(world)
+    work = _Work(distinct, node_limit, deadline)
+    lanes = table_sets(threads)
+    job = work.take()
+    if job is not None:  # the first world alone: is the decision big enough to share?
+        solution = _solve_one(distinct[0], deadline, job[1], lanes[0])
+        work.finish(0, solution)
+        if solution is not None and solution.nodes < PARALLEL_NODES:
+            lanes = lanes[:1]
+    futures = [_pool().submit(work.run, tables) for tables in lanes[1:]]
+    try:
+        work.run(lanes[0])
+        for future in futures:
+            future.result()
+    except BaseException:
+        with work.lock:
+            work.stopped = True  # Ctrl-C or an error: the other workers stop after their world
+        raise
+    out: list[Solution | None] = []
+    for world in worlds:  # as one thread would have counted them: it stops at the budget's end
+        j = first[id(world)]
+        if j >= work.prefix:
+            break
+        out.append(work.results[j])
+        if j == work.spent_after:
+            break
+    return out + [None] * (len(worlds) - len(out))
