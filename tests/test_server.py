@@ -982,9 +982,12 @@ def test_a_search_that_does_not_come_back_is_replaced_by_rules_for_that_move(
 
 def test_search_bots_are_held_to_the_servers_limits_whatever_their_spec() -> None:
     limits = botpool.BotLimits(time=2.0, worlds=50, iterations=400)
-    assert botpool.capped_options("pimc", {}, limits) == {"time": 2.0}
-    assert botpool.capped_options("pimc", {"time": 9, "worlds": 10**8}, limits) == {"time": 2.0, "worlds": 50}
-    assert botpool.capped_options("pimc", {"time": 0.5}, limits) == {"time": 0.5}
+    # one thread a decision (the workers decide side by side), whatever the spec asks
+    assert botpool.capped_options("pimc", {}, limits) == {"time": 2.0, "threads": 1}
+    assert botpool.capped_options("pimc", {"time": 9, "worlds": 10**8, "threads": 8}, limits) \
+        == {"time": 2.0, "worlds": 50, "threads": 1}
+    assert botpool.capped_options("pimc", {"time": 0.5}, limits) == {"time": 0.5, "threads": 1}
+    assert botpool.capped_options("pimc", {"threads": 3}, botpool.BotLimits(threads=2))["threads"] == 2
     capped = botpool.capped_options("ismcts", {"iterations": 10**12}, limits)
     assert capped == {"time": 2.0, "iterations": 400}
     assert botpool.capped_options("rules", {}, limits) == {}

@@ -1,0 +1,212 @@
+"""Solving in several threads: sets of tables, and a decision's worlds on several cores with
+exactly the answer of one thread (tricktaker.solver.parallel)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any
+
+import pytest
+
+import tricktaker as tt
+import tricktaker.solver as solver
+from tricktaker.bots import PimcBot, parse_bot, view_of
+from tricktaker.solver import SolveTimeout, Tables, parallel, solve, table_sets
+from tricktaker.solver.parallel import fits, solve_worlds
+
+GAMES = ("tuppi", "tute", "huutopussi", "marjapussi")
+"""A game of each kernel and adapter: no-trump (Tuppi), Tute, the marriage games."""
+
+
+def _mid_hand(name: str, seed: int, cards_played: int) -> tt.State:
+    """A state of ``name`` in card play, ``cards_played`` random cards after its first play."""
+    state = tt.new_game(name).new_hand(seed=seed)
+    rng = random.Random(seed)
+    while state.observation(None).get("phase") != "play":
+        state.apply(state.legal_actions()[-1])
+    for _ in range(cards_played):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def _worlds(name: str, seed: int, n: int) -> list[tt.State]:
+    # a rami's worlds three tricks in, the point games' (smaller) two tricks in
+    state = _mid_hand(name, seed, (3 if name == "tuppi" else 2) * state_players(name) + 1)
+    seat = state.current_player
+    assert seat is not None
+    rng = random.Random(seed)
+    return [state.sample_world(seat, rng) for _ in range(n)]
+
+
+def state_players(name: str) -> int:
+    return tt.new_game(name).num_players
+
+
+def _key(solutions: list[solver.Solution | None]) -> list[Any]:
+    return [None if s is None else (s.values, s.nodes) for s in solutions]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_solve_costs_the_same_nodes_whatever_its_tables_solved_before(name: str) -> None:
+    """What the parallel solving rests on: a solve's node count is its position's alone, so a
+    world solved in another set of tables, after other worlds, costs what it costs alone."""
+    states = [_mid_hand(name, seed, 3 * state_players(name) + 1) for seed in range(5)]
+    alone = [solve(s, tables=Tables()).nodes for s in states]
+    used = Tables()
+    in_order = [solve(s, tables=used).nodes for s in states]
+    used_again = Tables()
+    backwards = [solve(s, tables=used_again).nodes for s in reversed(states)][::-1]
+    assert alone == in_order == backwards
+
+
+@pytest.mark.parametrize("name", ["tuppi", "tute"])
+def test_fits_says_what_a_node_limit_lets_finish(name: str) -> None:
+    """``fits`` is the kernels' own rule: a search looks at its count every 1,024 nodes."""
+    state = _mid_hand(name, 5, 2 * state_players(name))
+    n = solve(state).nodes
+    assert n > 2 * parallel.POLL_NODES
+    for limit in sorted({1, 1023, 1024, 1025, n // 1024 * 1024, n // 1024 * 1024 + 1, n, n + 1}):
+        try:
+            solve(state, node_limit=limit)
+            finished = True
+        except SolveTimeout:
+            finished = False
+        assert finished == fits(n, limit), limit
+    assert fits(n, None)
+
+
+def test_solves_in_different_tables_run_while_another_set_is_busy() -> None:
+    """Solves in one set take turns; a solve in another set does not wait for them."""
+    first, second = table_sets(2)
+    state = _mid_hand("tute", 3, 9)
+    with first.lock:  # as if another thread were solving in the first set
+        assert solve(state, tables=second).values == solve(state, tables=Tables()).values
+        with pytest.raises(SolveTimeout, match="another solve held the solver"):
+            solve(state, time_limit=0.05)  # the first set, the default, is busy
+
+
+def test_table_sets_are_the_same_sets_every_call() -> None:
+    sets = table_sets(3)
+    assert table_sets(3) == sets and table_sets(1) == sets[:1]
+    assert len({id(t) for t in sets}) == 3
+    with pytest.raises(ValueError, match="at least one set"):
+        table_sets(0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_worlds_solved_in_threads_are_what_one_thread_finds(name: str,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """With or without a node budget (here one that runs out partway), worlds drawn twice, any
+    number of threads: the same solutions, node counts and stopping point as one thread."""
+    monkeypatch.setattr(parallel, "PARALLEL_NODES", 0)  # share even small worlds
+    worlds = _worlds(name, 4, 10)
+    worlds = worlds[:6] + [worlds[2]] + worlds[6:] + [worlds[0]]
+    nodes = [solve(w).nodes for w in worlds]
+    assert min(nodes) >= parallel.POLL_NODES  # so a limit of one node stops each of them
+    # one node left after the third world: the fourth cannot finish; none left after the sixth:
+    # the world drawn again right after it is not counted either
+    for budget, solved in ((None, 12), (sum(nodes[:3]) + 1, 3), (sum(nodes[:6]), 6), (10**12, 12)):
+        one = solve_worlds(worlds, 1, node_limit=budget)
+        assert [s is not None for s in one] == [True] * solved + [False] * (12 - solved), budget
+        assert [s.nodes for s in one if s is not None] == nodes[:solved]
+        for threads in (2, 3):
+            assert _key(solve_worlds(worlds, threads, node_limit=budget)) == _key(one), (budget, threads)
+    assert one[6] is one[2] and one[-1] is one[0]  # a world drawn twice is solved once
+
+
+def test_worlds_are_spread_over_the_sets_only_when_the_first_is_big(monkeypatch: pytest.MonkeyPatch) -> None:
+    used: list[Tables | None] = []
+    real = solver.solve
+
+    def spying_solve(state: tt.State, **kwargs: Any) -> solver.Solution:
+        used.append(kwargs.get("tables"))
+        time.sleep(0.01)  # long enough for the other worker to take a world meanwhile
+        return real(state, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", spying_solve)
+    worlds = _worlds("tute", 2, 8)
+    first_nodes = real(worlds[0]).nodes
+    monkeypatch.setattr(parallel, "PARALLEL_NODES", first_nodes)  # big enough: shared
+    solve_worlds(worlds, 2)
+    assert len(used) == 8 and set(map(id, used)) == {id(t) for t in table_sets(2)}
+    used.clear()
+    monkeypatch.setattr(parallel, "PARALLEL_NODES", first_nodes + 1)  # too small: one thread
+    solve_worlds(worlds, 2)
+    assert len(used) == 8 and set(map(id, used)) == {id(table_sets(1)[0])}
+
+
+def test_a_time_limit_ends_the_worlds_solved() -> None:
+    worlds = _worlds("tute", 2, 6)
+    assert solve_worlds(worlds, 2, deadline=time.perf_counter() - 1) == [None] * 6
+
+
+def test_thread_counts_out_of_range_are_refused() -> None:
+    for threads in (0, parallel.MAX_THREADS + 1):
+        with pytest.raises(ValueError, match="threads must be 1 to 64"):
+            solve_worlds([], threads)
+    with pytest.raises(ValueError, match="threads must be 1 to 64"):
+        PimcBot(threads=0)
+    with pytest.raises(ValueError, match="threads"):
+        parse_bot("pimc:threads=65")
+    assert parse_bot("pimc:threads=4") == ("pimc", {"threads": 4})
+
+
+@pytest.mark.parametrize("name", ["tute", "huutopussi"])
+def test_pimc_plays_the_same_cards_with_one_thread_or_two(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default (two threads) decides exactly as one thread does, also when a node budget
+    stops a decision's solving partway (``nodes=200000``)."""
+    monkeypatch.setattr(parallel, "PARALLEL_NODES", 0)
+    partial: list[int] = []  # decisions whose budget ran out partway, by thread count
+    real = parallel.solve_worlds
+
+    def spying(worlds: list[tt.State], threads: int = 1, *args: Any) -> list[solver.Solution | None]:
+        out = real(worlds, threads, *args)
+        if 0 < out.count(None) < len(out):
+            partial.append(threads)
+        return out
+
+    monkeypatch.setattr(parallel, "solve_worlds", spying)
+
+    def cards(spec: dict[str, int]) -> list[str]:
+        state = tt.new_game(name).new_hand(seed=6)
+        bots = [PimcBot(seed=seat, worlds=8, **spec) for seat in range(state.game.num_players)]
+        played = []
+        while not state.is_over():
+            seat = state.current_player
+            assert seat is not None
+            action = bots[seat].act(view_of(state, seat))
+            played.append(str(action))
+            state.apply(action)
+        return played
+
+    for budget in ({}, {"nodes": 200_000}):
+        assert cards({"threads": 1, **budget}) == cards(budget), budget
+    assert 1 in partial and 2 in partial  # the budget did stop some decisions partway
+
+
+def test_two_threads_solve_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The searches release the GIL and the sets hold no common lock: two workers are inside a
+    solve at the same moment."""
+    inside = 0
+    most = 0
+    lock = threading.Lock()
+    real = solver.solve
+
+    def counting_solve(state: tt.State, **kwargs: Any) -> solver.Solution:
+        nonlocal inside, most
+        with lock:
+            inside += 1
+            most = max(most, inside)
+        try:
+            time.sleep(0.02)
+            return real(state, **kwargs)
+        finally:
+            with lock:
+                inside -= 1
+
+    monkeypatch.setattr(solver, "solve", counting_solve)
+    monkeypatch.setattr(parallel, "PARALLEL_NODES", 0)
+    solve_worlds(_worlds("tuppi", 1, 6), 2)
+    assert most == 2
