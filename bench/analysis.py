@@ -9,6 +9,7 @@ of time.
 
     python bench/analysis.py
     python bench/analysis.py --seeds 5 --solve-time 2
+    python bench/analysis.py --all --no-par --threads 2   # as `replay --analyse --no-par`
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3, help="hands per game (default 3)")
     parser.add_argument("--solve-time", type=float, default=1.0,
                         help="seconds a solve (default 1, the server's)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="plays solved at once (default 1, the server's; `replay --analyse` uses 2)")
+    parser.add_argument("--no-par", dest="par", action="store_false", help="leave out the par")
+    parser.add_argument("--all", action="store_true",
+                        help="judge every position, not only the public ones (as `replay --analyse`)")
     args = parser.parse_args()
     for name, options in GAMES:
         times: list[float] = []
@@ -50,7 +56,8 @@ def main() -> None:
         for seed in range(1, args.seeds + 1):
             record = played_hand(name, options, seed)
             started = time.perf_counter()
-            report = analyse_hand(record, 0, time_limit=args.solve_time, only_public=True)
+            report = analyse_hand(record, 0, time_limit=args.solve_time, only_public=not args.all,
+                                  par=args.par, threads=args.threads)
             times.append(time.perf_counter() - started)
             public += sum(d.public for d in report.decisions)
             total += len(report.decisions)

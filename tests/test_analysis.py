@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +204,37 @@ def test_replay_analyse_prints_each_cards_cost_the_totals_and_the_par(
     assert f"{card} −{costly.cost} trick" in out and f"(best {best})" in out
     assert "Analysis of hand 1" in out and "Cost per player:" in out
     assert "Played: rami, declarer" in out and "Par: " in out
+
+
+def test_a_hands_plays_judged_in_threads_are_judged_as_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``threads`` solves several plays at once, each in a set of tables of its own; without a
+    time limit the judgements are the same to the last value, and more than one set solved."""
+    import tricktaker.solver as solver
+
+    used: set[int] = set()
+    real = solver.solve
+
+    def spying_solve(state: State, **kwargs: Any) -> solver.Solution:
+        used.add(id(kwargs.get("tables")))
+        time.sleep(0.005)  # so the other workers take plays meanwhile
+        return real(state, **kwargs)
+
+    record = _tuppi_rami(5)
+    one = analyse_hand(record, 0, time_limit=None, par=False)
+    monkeypatch.setattr(solver, "solve", spying_solve)
+    three = analyse_hand(record, 0, time_limit=None, par=False, threads=3)
+    assert three == one and len(one.decisions) > 10
+    assert len(used) > 1
+    with pytest.raises(ValueError, match="threads must be 1 to 64"):
+        analyse_hand(record, 0, par=False, threads=0)
+
+
+def test_replay_analyse_rejects_a_thread_count_out_of_range(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(_tuppi_rami()), encoding="utf-8")
+    assert main(["replay", str(path), "--analyse", "--threads", "0"]) == 2
+    assert "--threads must be 1 to 64, not 0" in capsys.readouterr().err
 
 
 def test_replay_analyse_rejects_a_time_limit_that_is_not_positive(

@@ -41,11 +41,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .engine import JSON, Action, State
 from .record import load
+
+if TYPE_CHECKING:
+    from .solver import Tables
 
 __all__ = ["Decision", "HandAnalysis", "Judgement", "Outcome", "analyse_hand", "analyse_record",
            "judge", "short_units", "state_at_hand_start"]
@@ -80,8 +83,9 @@ class Judgement:
         return [a for a, v in self.values.items() if v == top]
 
 
-def judge(state: State, action: Action, time_limit: float | None) -> Judgement:
-    """What ``action`` costs in ``state`` (before it is applied), by a solve of ``state`` itself.
+def judge(state: State, action: Action, time_limit: float | None, tables: Tables | None = None) -> Judgement:
+    """What ``action`` costs in ``state`` (before it is applied), by a solve of ``state`` itself
+    (in ``tables``, by default the process's first set).
 
     ``state`` must hold the true cards (a finished hand replayed, or the arena's
     referee state): the values are double dummy.  Never changes ``state``.
@@ -89,7 +93,7 @@ def judge(state: State, action: Action, time_limit: float | None) -> Judgement:
     from .solver import SolveError, SolveTimeout, solve
 
     try:
-        solution = solve(state, time_limit=time_limit)
+        solution = solve(state, time_limit=time_limit, tables=tables)
     except SolveError:
         return Judgement(None, None)
     except SolveTimeout:
@@ -252,7 +256,8 @@ class _Position:
 
 
 def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0, par: bool = True,
-                 only_public: bool = False, par_candidates: int = 4, par_time: float = 0.2) -> HandAnalysis:
+                 only_public: bool = False, par_candidates: int = 4, par_time: float = 0.2,
+                 threads: int = 1) -> HandAnalysis:
     """Judge every decision with a choice of hand ``index`` of ``record`` on its true deal.
 
     ``time_limit`` bounds each solve (a position that needs longer is marked
@@ -261,8 +266,13 @@ def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0,
     solves of ``par_time`` seconds (at most ``par_candidates`` candidates a
     bid), and the contract it reaches is played out double dummy.
     ``only_public`` skips the solves of positions (and a par) that were not
-    public at the hand's end, which the server may not tell anyway.
+    public at the hand's end, which the server may not tell anyway.  The
+    decisions are solved by ``threads`` workers at once, each in a set of tables
+    of its own (:func:`~tricktaker.solver.parallel.map_in_threads`): the same
+    judgements, sooner, but for a solve near its time limit.
     """
+    from .solver.parallel import map_in_threads
+
     data: JSON = json.loads(record) if isinstance(record, str) else record
     hand = data["hands"][index]
     state = state_at_hand_start(data, index)
@@ -325,10 +335,14 @@ def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0,
     totals = [0] * players
     for p in positions:
         p.public = public_at(p.number)
-        if only_public and not p.public:
+    judged = [p for p in positions if p.public or not only_public]
+    verdicts = dict(zip(map(id, judged), map_in_threads(
+        lambda p, tables: judge(p.state, p.action, time_limit, tables), judged, threads), strict=True))
+    for p in positions:
+        if id(p) not in verdicts:
             decisions.append(Decision(p.number, p.trick, p.seat, p.action.text, HIDDEN, False))
             continue
-        verdict = judge(p.state, p.action, time_limit)
+        verdict = verdicts[id(p)]
         if verdict.values is None:
             if verdict.timed_out:
                 decisions.append(Decision(p.number, p.trick, p.seat, p.action.text, TIMEOUT, p.public))
@@ -374,8 +388,8 @@ def par_of(start: State, candidates: int = 4, playout_time: float = 0.2,
 
 
 def analyse_record(record: JSON | str, time_limit: float | None = 2.0, hands: list[int] | None = None,
-                   par: bool = True) -> list[HandAnalysis]:
+                   par: bool = True, threads: int = 1) -> list[HandAnalysis]:
     """:func:`analyse_hand` of each hand of ``record`` (or of the ``hands`` indices given)."""
     data: JSON = json.loads(record) if isinstance(record, str) else record
     chosen = range(len(data["hands"])) if hands is None else hands
-    return [analyse_hand(data, index, time_limit, par) for index in chosen]
+    return [analyse_hand(data, index, time_limit, par, threads=threads) for index in chosen]

@@ -49,6 +49,7 @@ from rich.text import Text
 import tricktaker as tt
 
 from .bots import BOTS, DEFAULT_BOT, Bot, Oracle, make_bot, parse_bot, view_of
+from .bots.pimc import MAX_THREADS
 from .engine import JSON, Game, OptionError, State
 from .record import RecordError
 from .tui import SCREENS, PlaySession, screen_class
@@ -270,11 +271,13 @@ def cmd_replay(args: argparse.Namespace, out: Console, err: Console) -> int:
     out.print(Panel(head, box=box.ROUNDED, expand=False))
     if args.time_limit is not None and not args.time_limit > 0:
         raise CliError(f"--time-limit must be positive seconds, not {args.time_limit}")
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise CliError(f"--threads must be 1 to {MAX_THREADS}, not {args.threads}")
     for index in range(len(hands)):
         if args.hand is None or args.hand == index + 1:
             screen.replay_hand(record, index)
             if args.analyse:
-                _print_analysis(out, screen.seats, record, index, args.time_limit, args.par)
+                _print_analysis(out, screen.seats, record, index, args.time_limit, args.par, args.threads)
     out.print()
     out.print(screen.verdict(public(final), final.is_over()))
     return 0
@@ -303,12 +306,12 @@ def _outcome_text(outcome: JSON, seats: Any) -> str:
 
 
 def _print_analysis(out: Console, seats: Any, record: JSON, index: int, time_limit: float | None,
-                    par: bool) -> None:
+                    par: bool, threads: int) -> None:
     """Each judged play of hand ``index``, trick by trick, with its cost and the best play;
     each seat's total; the par next to the contract played (tricktaker.analysis)."""
     from .analysis import TIMEOUT, analyse_hand
 
-    report = analyse_hand(record, index, time_limit=time_limit, par=par).to_json()
+    report = analyse_hand(record, index, time_limit=time_limit, par=par, threads=threads).to_json()
     units = report["units"]
     out.print(Text(f"Analysis of hand {index + 1}: what each play cost on the true deal, double dummy "
                    f"(in {units}; 0 is a best play)", style="bold cyan"))
@@ -646,6 +649,8 @@ def _build_parser() -> argparse.ArgumentParser:
                              "marked not analysed (default 2)")
     replay.add_argument("--no-par", dest="par", action="store_false",
                         help="with --analyse: leave out the par (the oracle bids every seat: seconds a hand)")
+    replay.add_argument("--threads", type=int, default=2, metavar="N",
+                        help="with --analyse: plays solved at once, each in a thread of its own (default 2)")
     replay.set_defaults(func=cmd_replay)
 
     sim = sub.add_parser("simulate", help="bots play many hands (Tute: rounds); print hands/s and "

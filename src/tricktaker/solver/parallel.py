@@ -24,14 +24,18 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from .. import solver as _package
 from ..engine import State
 from . import Solution, SolveTimeout, Tables, table_sets
 
-__all__ = ["MAX_THREADS", "PARALLEL_NODES", "fits", "solve_worlds"]
+__all__ = ["MAX_THREADS", "PARALLEL_NODES", "fits", "map_in_threads", "solve_worlds"]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 PARALLEL_NODES = 20_000
 """The search nodes a decision's first world must take before the others are spread over the
@@ -131,6 +135,10 @@ class _Work:
                     self.spent_after = self.prefix - 1
                     return
 
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+
     def _left(self) -> int | None:
         return None if self.node_limit is None else self.node_limit - self.spent
 
@@ -139,6 +147,48 @@ class _Work:
         while (job := self.take()) is not None:
             i, limit = job
             self.finish(i, _solve_one(self.worlds[i], self.deadline, limit, tables))
+
+
+def _run_workers(run: Callable[[Tables], None], lanes: list[Tables], stop: Callable[[], None]) -> None:
+    """``run`` once in each of ``lanes``: the first in this thread (where Ctrl-C reaches a
+    search), the others in helper threads; on Ctrl-C or an error, ``stop`` is called, so that
+    the others end after the solve they are in, and it is raised here."""
+    futures = [_pool().submit(run, tables) for tables in lanes[1:]]
+    try:
+        run(lanes[0])
+        for future in futures:
+            future.result()
+    except BaseException:
+        stop()
+        raise
+
+
+def map_in_threads(fn: Callable[[T, Tables], R], items: Sequence[T], threads: int = 1) -> list[R]:
+    """``fn(item, tables)`` for each of ``items``, in order, by ``threads`` workers that take the
+    items in turn, each solving in a set of tables of its own: for solves that do not depend on
+    one another, each with its own limits (the judgements of a hand's analysis).  Results do
+    not depend on the number of threads as long as ``fn``'s do not depend on time."""
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
+    results: dict[int, R] = {}
+    lock = threading.Lock()
+    cursor = [0]
+
+    def run(tables: Tables) -> None:
+        while True:
+            with lock:
+                i = cursor[0]
+                if i >= len(items):
+                    return
+                cursor[0] += 1
+            results[i] = fn(items[i], tables)
+
+    def stop() -> None:
+        with lock:
+            cursor[0] = len(items)
+
+    _run_workers(run, table_sets(min(threads, max(1, len(items)))), stop)
+    return [results[i] for i in range(len(items))]  # every item was done, or this raised
 
 
 def solve_worlds(worlds: Sequence[State], threads: int = 1, deadline: float | None = None,
@@ -168,15 +218,7 @@ def solve_worlds(worlds: Sequence[State], threads: int = 1, deadline: float | No
         work.finish(0, solution)
         if solution is not None and solution.nodes < PARALLEL_NODES:
             lanes = lanes[:1]
-    futures = [_pool().submit(work.run, tables) for tables in lanes[1:]]
-    try:
-        work.run(lanes[0])
-        for future in futures:
-            future.result()
-    except BaseException:
-        with work.lock:
-            work.stopped = True  # Ctrl-C or an error: the other workers stop after their world
-        raise
+    _run_workers(work.run, lanes, work.stop)
     out: list[Solution | None] = []
     for world in worlds:  # as one thread would have counted them: it stops at the budget's end
         j = first[id(world)]
