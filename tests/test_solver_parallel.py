@@ -143,9 +143,16 @@ def test_a_time_limit_ends_the_worlds_solved() -> None:
 
 
 def test_thread_counts_out_of_range_are_refused() -> None:
+    from tricktaker.bots import pimc
+
+    assert pimc.MAX_THREADS == parallel.MAX_THREADS  # pimc's own copy, to load the solver lazily
     for threads in (0, parallel.MAX_THREADS + 1):
         with pytest.raises(ValueError, match="threads must be 1 to 64"):
             solve_worlds([], threads)
+        with pytest.raises(ValueError, match="threads must be 1 to 64"):
+            parallel.map_in_threads(lambda item, tables: item, [1, 2], threads)
+    assert parallel.map_in_threads(lambda item, tables: item * 2, [1, 2, 3], 2) == [2, 4, 6]
+    assert parallel.map_in_threads(lambda item, tables: item, [], 2) == []
     with pytest.raises(ValueError, match="threads must be 1 to 64"):
         PimcBot(threads=0)
     with pytest.raises(ValueError, match="threads"):
