@@ -212,10 +212,10 @@ is not imported here so that the solver loads only when a bot first solves)."""
 
 THREADS = 2
 """The threads ``pimc`` solves a decision's worlds in by default, each in a set of tables of its
-own (:func:`tricktaker.solver.parallel.solve_worlds`).  A fixed number, not the machine's
-cores: how the worlds are spread decides which ones a node budget reaches, so a bot of a given
-seed plays the same cards on every machine.  Two uses both cores of this project's machine and
-most machines' two; ``threads=1`` solves in one thread, as before."""
+own (:func:`tricktaker.solver.parallel.solve_worlds`, which gives exactly one thread's answer,
+so the cards played do not depend on it).  Two uses both cores of this project's machine; more
+would cost each process 96 MB of tables a thread and crowd an arena's worker processes, so it
+is not the machine's core count: ``pimc:threads=8`` asks for more, ``threads=1`` for one."""
 
 
 NODE_BUDGET: dict[str, int] = {

@@ -131,9 +131,9 @@ _SETS_LOCK = threading.Lock()
 
 
 def table_sets(n: int) -> list[Tables]:
-    """The process's first ``n`` sets of tables, made as needed; the first is :func:`solve`'s
-    own.  The same sets every call, so a caller that spreads its solves over them the same way
-    each time (``pimc``) gets the same node counts, and stays deterministic under a node budget."""
+    """The process's first ``n`` sets of tables, made as needed (the same sets every call); the
+    first is :func:`solve`'s own.  A solve's values and node count do not depend on the set it
+    runs in, nor on what that set solved before."""
     if n < 1:
         raise ValueError(f"a solve needs at least one set of tables, not {n}")
     with _SETS_LOCK:
