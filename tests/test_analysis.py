@@ -229,20 +229,17 @@ def test_a_hands_plays_judged_in_threads_are_judged_as_in_one(monkeypatch: pytes
         analyse_hand(record, 0, par=False, threads=0)
 
 
-def test_replay_analyse_rejects_a_thread_count_out_of_range(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--time-limit", "0", "--time-limit must be positive"),
+    ("--threads", "0", "--threads must be 1 to 64, not 0"),
+    ("--threads", "65", "--threads must be 1 to 64, not 65"),
+])
+def test_replay_analyse_rejects_a_bad_time_limit_or_thread_count(
+        option: str, value: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(_tuppi_rami()), encoding="utf-8")
-    assert main(["replay", str(path), "--analyse", "--threads", "0"]) == 2
-    assert "--threads must be 1 to 64, not 0" in capsys.readouterr().err
-
-
-def test_replay_analyse_rejects_a_time_limit_that_is_not_positive(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "hand.json"
-    path.write_text(json.dumps(_tuppi_rami()), encoding="utf-8")
-    assert main(["replay", str(path), "--analyse", "--time-limit", "0"]) == 2
-    assert "--time-limit must be positive" in capsys.readouterr().err
+    assert main(["replay", str(path), "--analyse", option, value]) == 2
+    assert message in capsys.readouterr().err
 
 
 def test_avomarjapussi_rows_count_as_their_seats_cards_so_a_hand_played_out_is_public() -> None:
