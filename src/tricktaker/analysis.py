@@ -336,13 +336,13 @@ def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0,
     for p in positions:
         p.public = public_at(p.number)
     judged = [p for p in positions if p.public or not only_public]
-    verdicts = dict(zip(map(id, judged), map_in_threads(
-        lambda p, tables: judge(p.state, p.action, time_limit, tables), judged, threads), strict=True))
+    verdicts = map_in_threads(lambda p, tables: judge(p.state, p.action, time_limit, tables), judged, threads)
+    by_position = {id(p): verdict for p, verdict in zip(judged, verdicts, strict=True)}
     for p in positions:
-        if id(p) not in verdicts:
+        verdict = by_position.get(id(p))
+        if verdict is None:  # not public, and only public positions asked for
             decisions.append(Decision(p.number, p.trick, p.seat, p.action.text, HIDDEN, False))
             continue
-        verdict = verdicts[id(p)]
         if verdict.values is None:
             if verdict.timed_out:
                 decisions.append(Decision(p.number, p.trick, p.seat, p.action.text, TIMEOUT, p.public))

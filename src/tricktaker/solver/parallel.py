@@ -79,15 +79,6 @@ def _past(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() > deadline
 
 
-def _solve_one(world: State, deadline: float | None, node_limit: int | None,
-               tables: Tables) -> Solution | None:
-    """``world`` solved in ``tables``, or None when it ran out of time or nodes."""
-    try:
-        return _package.solve(world, time_limit=_time_left(deadline), node_limit=node_limit, tables=tables)
-    except SolveTimeout:
-        return None
-
-
 class _Work:
     """The distinct worlds of one call and what has been learnt of them, shared by its workers."""
 
@@ -114,8 +105,7 @@ class _Work:
                 return None
             i = self.next
             self.next += 1
-            limit = None if self.node_limit is None else self.node_limit - self.spent
-            return i, limit
+            return i, self._left()
 
     def finish(self, i: int, solution: Solution | None) -> None:
         """World ``i`` solved (None: out of time or nodes); work out where one thread would stop."""
@@ -142,11 +132,25 @@ class _Work:
     def _left(self) -> int | None:
         return None if self.node_limit is None else self.node_limit - self.spent
 
+    def step(self, tables: Tables) -> bool:
+        """Solve the next world worth solving in ``tables``; False when there is none."""
+        job = self.take()
+        if job is None:
+            return False
+        i, limit = job
+        solution: Solution | None
+        try:
+            solution = _package.solve(self.worlds[i], time_limit=_time_left(self.deadline), node_limit=limit,
+                                      tables=tables)
+        except SolveTimeout:
+            solution = None
+        self.finish(i, solution)
+        return True
+
     def run(self, tables: Tables) -> None:
         """A worker: solve worlds in ``tables`` until there is nothing more worth solving."""
-        while (job := self.take()) is not None:
-            i, limit = job
-            self.finish(i, _solve_one(self.worlds[i], self.deadline, limit, tables))
+        while self.step(tables):
+            pass
 
 
 def _run_workers(run: Callable[[Tables], None], lanes: list[Tables], stop: Callable[[], None]) -> None:
@@ -212,12 +216,10 @@ def solve_worlds(worlds: Sequence[State], threads: int = 1, deadline: float | No
             distinct.append(world)
     work = _Work(distinct, node_limit, deadline)
     lanes = table_sets(threads)
-    job = work.take()
-    if job is not None:  # the first world alone: is the decision big enough to share?
-        solution = _solve_one(distinct[0], deadline, job[1], lanes[0])
-        work.finish(0, solution)
-        if solution is not None and solution.nodes < PARALLEL_NODES:
-            lanes = lanes[:1]
+    work.step(lanes[0])  # the first world alone: is the decision big enough to share?
+    first_solved = work.results[0] if distinct else None
+    if first_solved is not None and first_solved.nodes < PARALLEL_NODES:
+        lanes = lanes[:1]
     _run_workers(work.run, lanes, work.stop)
     out: list[Solution | None] = []
     for world in worlds:  # as one thread would have counted them: it stops at the budget's end
