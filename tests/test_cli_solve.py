@@ -40,6 +40,9 @@ def test_solve_a_record_prints_the_deal_and_every_value(tmp_path: Path,
     for card in state.hand(state.current_player):
         assert str(card) in out
     assert f"Seat {state.current_player} to play: value {solution.value} tricks" in out
+    assert re.search(r"solved in \d+\.\d\d s in 2 threads, [\d,]+ search nodes", " ".join(out.split())), out
+    assert cli.main(["solve", str(path), "--threads", "1"]) == 0
+    out = capsys.readouterr().out
     assert re.search(r"solved in \d+\.\d\d s, [\d,]+ search nodes", " ".join(out.split())), out
 
 
@@ -60,3 +63,8 @@ def test_solve_reports_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[s
     bad.write_text("{", encoding="utf-8")
     assert cli.main(["solve", str(bad)]) == 2
     assert "bad.json" in capsys.readouterr().err
+    for threads in ("0", "65"):
+        assert cli.main(["solve", "--game", "tuppi", "--threads", threads]) == 2
+        captured = capsys.readouterr()
+        assert f"--threads must be 1 to 64, not {threads}" in captured.err
+        assert "to play" not in captured.out  # refused before anything is dealt or solved

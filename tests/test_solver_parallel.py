@@ -217,3 +217,133 @@ def test_two_threads_solve_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "PARALLEL_NODES", 0)
     solve_worlds(_worlds("tuppi", 1, 6), 2)
     assert most == 2
+
+
+# -- one position in several threads (solve(threads=...), parallel.split_moves) --------------
+
+SPLIT_POSITIONS = [
+    ("tuppi", {}, 1, 4),
+    ("tute", {}, 2, 4),
+    ("tute", {"players": 2}, 4, 12),
+    ("huutopussi", {}, 2, 4),
+    ("marjapussi", {}, 2, 4),
+    ("avomarjapussi", {}, 3, 10),
+    ("bondtolva", {"players": 2}, 2, 6),
+]
+"""(game, options, seed, cards played after the first play): a position of every kernel and
+adapter that takes a few tenths of a second to solve."""
+
+
+def _position(name: str, options: dict[str, Any], seed: int, cards_played: int) -> tt.State:
+    state = tt.new_game(name, **options).new_hand(seed=seed)
+    rng = random.Random(seed)
+    while not any(a.kind == "play" for a in state.legal_actions()):
+        state.apply(state.legal_actions()[-1])
+    for _ in range(cards_played):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def _long_position() -> tt.State:
+    """A full Tute habanero deal at its first card: a solve of a minute."""
+    return _position("tute", {"players": 2}, 3, 0)
+
+
+@pytest.mark.parametrize(("name", "options", "seed", "played"), SPLIT_POSITIONS)
+def test_a_position_solved_in_threads_has_the_values_of_one_thread(name: str, options: dict[str, Any],
+                                                                   seed: int, played: int) -> None:
+    state = _position(name, options, seed, played)
+    before = state.to_json()
+    one = solve(state)
+    for threads in (2, 3):
+        split = solve(state, threads=threads)
+        assert split.values == one.values and split.value == one.value and split.units == one.units
+        assert split.nodes > 0
+    assert state.to_json() == before
+
+
+def test_a_search_sharing_a_position_takes_only_the_moves_left_to_it() -> None:
+    """Each kernel, given a share whose first move another search has taken, searches the others
+    (each with the moves equivalent to it) and leaves that one out; their values are the same."""
+    import numpy as np
+
+    from tricktaker.solver import tuppi as tuppi_adapter
+    from tricktaker.solver import tute as tute_adapter
+
+    tute_state = _position("tute", {}, 2, 4)
+    pos = tute_adapter.position(tute_state)
+    points = Tables().points
+    every = points.values(pos)
+    share = np.zeros(2, dtype=np.int64)
+    share[1] = 1
+    rest = points.values(pos, share=share)
+    assert rest and set(rest) < set(every) and all(every[m] == v for m, v in rest.items())
+    assert share[1] > 1  # it took every move after the first, then found none left
+    assert points.values(pos, share=share) == {}
+
+    tuppi_state = _position("tuppi", {}, 1, 0)
+    trick_pos, _ = tuppi_adapter._position(tuppi_state, tuppi_state.observation(None))
+    tricks = Tables().tricks
+    every = tricks.card_values(trick_pos)
+    share = np.zeros(2, dtype=np.int64)
+    share[1] = 1
+    rest = tricks.card_values(trick_pos, share=share)
+    assert rest and set(rest) < set(every) and all(every[c] == v for c, v in rest.items())
+
+
+def test_a_search_is_called_off_through_its_share() -> None:
+    import numpy as np
+
+    from tricktaker.solver import tute as tute_adapter
+
+    pos = tute_adapter.position(_long_position())
+    share = np.array([1, 0], dtype=np.int64)
+    started = time.perf_counter()
+    with pytest.raises(TimeoutError, match="called off"):
+        Tables().points.values(pos, share=share)
+    assert time.perf_counter() - started < 1.0
+    with pytest.raises(ValueError, match="share must hold at least 2 items"):
+        Tables().points.values(pos, share=np.zeros(1, dtype=np.int64))
+
+
+def test_the_first_failure_calls_the_other_threads_off() -> None:
+    """A lane that fails stops the others' searches at once, and its error is the one raised."""
+    from tricktaker.solver import tute as tute_adapter
+
+    pos = tute_adapter.position(_long_position())
+    lanes = table_sets(2)
+
+    def search(lane: int, share: Any) -> dict[int, int]:
+        if lane == 1:
+            time.sleep(0.2)  # (the other lane is well into its search by now)
+            raise ValueError("lane 1 failed")
+        return lanes[lane].points.values(pos, share=share)
+
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match="lane 1 failed"):
+        parallel.split_moves(search, 2)
+    assert time.perf_counter() - started < 2.0
+
+
+def test_a_time_limit_stops_a_solve_in_threads_and_frees_its_tables() -> None:
+    state = _long_position()
+    started = time.perf_counter()
+    with pytest.raises(SolveTimeout, match="time limit"):
+        solve(state, time_limit=0.3, threads=2)
+    assert time.perf_counter() - started < 1.5
+    for tables in table_sets(2):
+        assert tables.lock.acquire(blocking=False)
+        tables.lock.release()
+    small = _position("tute", {}, 2, 4)
+    assert solve(small, threads=2).values == solve(small).values
+
+
+def test_a_solve_refuses_a_bad_thread_count_and_a_node_limit_in_threads() -> None:
+    state = _position("tute", {}, 2, 4)
+    before = state.to_json()
+    for threads in (0, parallel.MAX_THREADS + 1, True, 2.0):
+        with pytest.raises(ValueError, match="threads must be a whole number from 1 to 64"):
+            solve(state, threads=threads)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="node_limit counts one search's nodes"):
+        solve(state, node_limit=10_000, threads=2)
+    assert state.to_json() == before

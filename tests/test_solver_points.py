@@ -437,10 +437,10 @@ def test_a_time_limit_stops_a_full_deal_and_leaves_the_table_fit_for_the_next_so
         solver.values(adapter.position(state), deadline=time.monotonic() - 1)
     assert solver.values(adapter.position(state)) == reference
     with pytest.raises(TimeoutError):
-        tute_solver.solve_tute(state, table_sets(1)[0], deadline=time.monotonic() + 0.002)
+        tute_solver.solve_tute(state, table_sets(1), deadline=time.monotonic() + 0.002)
     for endgame in endgames("tute-pairs", 3, 3, seed=70):
         check_against_minimax(endgame)
-    assert solve(state).values == tute_solver.solve_tute(state, table_sets(1)[0]).values
+    assert solve(state).values == tute_solver.solve_tute(state, table_sets(1)).values
 
 
 def test_a_node_limit_stops_a_solve_at_the_same_node_and_names_the_limit() -> None:
@@ -482,7 +482,7 @@ def test_bad_arrays_are_refused_not_crashed_on() -> None:
         args = dict(S=rows, R=pos.rules, C=pos.cards, SD=pos.suits, ST=pos.stock, TK=keys, TB=bounds,
                     M=moves, SC=scores, W=work, stats=stats, om=out[0], ov=out[1])
         args.update(change)
-        return K.root_values(*args.values(), 0.0, False, 0)
+        return K.root_values(*args.values(), 0.0, False, 0, None)
 
     assert call() > 0
     bad: list[dict[str, object]] = [

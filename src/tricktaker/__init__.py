@@ -59,14 +59,16 @@ def new_game(name: str, preset: str | None = None, **options: Any) -> Game:
     return game(preset=preset, **options)
 
 
-def solve(state: State, time_limit: float | None = None, node_limit: int | None = None) -> Any:
+def solve(state: State, time_limit: float | None = None, node_limit: int | None = None,
+          threads: int = 1) -> Any:
     """The value of ``state`` (every card known) and of each legal action: a
     :class:`tricktaker.solver.Solution`.  See ``docs/solver.md``.
 
     ``time_limit`` (seconds) makes it raise :class:`tricktaker.solver.SolveTimeout` when
-    the answer takes longer, ``node_limit`` when the search visits more nodes.  The solver is
+    the answer takes longer, ``node_limit`` when the search visits more nodes; ``threads``
+    searches the legal actions in that many threads at once (the same values).  The solver is
     imported on first use: it needs NumPy and its native searches, which the core does not.
     """
     from .solver import solve as _solve
 
-    return _solve(state, time_limit=time_limit, node_limit=node_limit)
+    return _solve(state, time_limit=time_limit, node_limit=node_limit, threads=threads)

@@ -545,6 +545,10 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
 def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
     from .solver import SolveError, SolveTimeout, solve
 
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise CliError(f"--time-limit must be positive seconds, not {args.time_limit}")
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise CliError(f"--threads must be 1 to {MAX_THREADS}, not {args.threads}")
     if args.file:
         if args.game:
             raise CliError("give a record FILE or --game, not both")
@@ -573,11 +577,9 @@ def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
     facts = {k: obs[k] for k in ("contract", "declarer", "soloist", "trump", "trick") if obs.get(k)}
     if facts:
         out.print(Text(", ".join(f"{k}: {v}" for k, v in facts.items())))
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise CliError(f"--time-limit must be positive seconds, not {args.time_limit}")
     started = time.perf_counter()
     try:
-        solution = solve(state, time_limit=args.time_limit)
+        solution = solve(state, time_limit=args.time_limit, threads=args.threads)
     except SolveError as exc:
         raise CliError(str(exc)) from None
     except SolveTimeout:
@@ -592,8 +594,10 @@ def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
         style = "bold green" if action in best else ""
         table.add_row(Text(str(action), style=style), Text(str(value), style=style))
     out.print(table)
+    threads = f" in {args.threads} threads" if args.threads > 1 else ""
     out.print(Text(f"Seat {solution.mover} to play: value {solution.value} {solution.units} under "
-                   f"best play by everyone (solved in {elapsed:.2f} s, {solution.nodes:,} search nodes)."))
+                   f"best play by everyone (solved in {elapsed:.2f} s{threads}, "
+                   f"{solution.nodes:,} search nodes)."))
     return 0
 
 
@@ -677,6 +681,8 @@ def _build_parser() -> argparse.ArgumentParser:
                        help="actions to apply first, separated by semicolons (e.g. bids)")
     solve.add_argument("--time-limit", type=float, metavar="SECONDS",
                        help="give up after this many seconds (Ctrl-C also stops a solve)")
+    solve.add_argument("--threads", type=int, default=2, metavar="N",
+                       help="search the legal actions in N threads at once (default 2)")
     game_options(solve)
     solve.set_defaults(func=cmd_solve)
 

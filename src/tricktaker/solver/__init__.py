@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -143,11 +144,12 @@ def table_sets(n: int) -> list[Tables]:
 
 
 class Solver(Protocol):
-    """A game adapter: solves one of its game's states in ``tables`` by a ``time.monotonic()``
-    deadline (or none) within ``max_nodes`` search nodes (0: no limit), raising
-    ``TimeoutError`` at either."""
+    """A game adapter: solves one of its game's states in ``sets`` of tables (one: in this
+    thread; several: a thread each, searching a share of the moves) by a ``time.monotonic()``
+    deadline (or none) within ``max_nodes`` search nodes (0: no limit; each thread's search),
+    raising ``TimeoutError`` at either."""
 
-    def __call__(self, state: State, tables: Tables, deadline: float | None = None,
+    def __call__(self, state: State, sets: Sequence[Tables], deadline: float | None = None,
                  max_nodes: int = 0) -> Solution: ...
 
 
@@ -179,7 +181,7 @@ def made(state: State, side: int, hand_number: int) -> int:
 
 
 def solve(state: State, time_limit: float | None = None, node_limit: int | None = None,
-          tables: Tables | None = None) -> Solution:
+          tables: Tables | None = None, threads: int = 1) -> Solution:
     """The value of ``state`` for the side to move, and of each of its legal actions.
 
     Raises :class:`SolveError` (a ``ValueError``) for a state outside the play
@@ -190,12 +192,25 @@ def solve(state: State, time_limit: float | None = None, node_limit: int | None 
     machine).  Safe to call from several threads: solves in the same ``tables`` (by default
     the process's first set, :func:`table_sets`) take turns, solves in different sets run in
     parallel (see :class:`Tables`).
+
+    ``threads`` above 1 searches the position in that many threads at once, each its share of
+    the legal actions in a set of tables of its own (``tables`` or the process's first, then
+    the next ones of :func:`table_sets`): the same values, sooner on a machine with the cores
+    to spare, and a node count that depends on the number of threads.  A node limit counts one
+    search's nodes, so it takes one thread.
     """
+    from .parallel import MAX_THREADS
+
     if time_limit is not None and not time_limit > 0:  # (NaN is refused too)
         raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
     if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
                                    or node_limit < 1):
         raise ValueError(f"node_limit must be a positive whole number of nodes, not {node_limit!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+    if threads > 1 and node_limit is not None:
+        raise ValueError("a node_limit counts one search's nodes: give it with threads=1 "
+                         "(a time_limit bounds a solve in several threads)")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     name = state.game.name
     solver = SOLVERS.get(name)
@@ -203,19 +218,42 @@ def solve(state: State, time_limit: float | None = None, node_limit: int | None 
         raise SolveError(f"no solver for {name!r} (solvers: {', '.join(sorted(SOLVERS))})")
     if state.is_over() or state.current_player is None:
         raise SolveError("the match is over: nothing to solve")
-    tables = tables if tables is not None else table_sets(1)[0]
-    if deadline is None:
-        tables.lock.acquire()
-    elif not tables.lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
-        raise SolveTimeout(f"no time left to solve: another solve held the solver for {time_limit} s")
+    sets = _sets_for(tables, threads)
+    held = _hold(sets, deadline, time_limit)
     try:
-        return solver(state, tables, deadline=deadline, max_nodes=node_limit or 0)
+        return solver(state, sets, deadline=deadline, max_nodes=node_limit or 0)
     except TimeoutError:
         if deadline is not None and time.monotonic() >= deadline:
             raise SolveTimeout(f"the solve did not finish within its time limit of {time_limit} s") from None
         raise SolveTimeout(f"the solve did not finish within its node limit of {node_limit} nodes") from None
     finally:
-        tables.lock.release()
+        for t in held:
+            t.lock.release()
+
+
+def _sets_for(tables: Tables | None, threads: int) -> list[Tables]:
+    """The sets of tables a solve in ``threads`` threads searches in: ``tables`` (by default the
+    process's first set), then the next of the process's sets."""
+    first = tables if tables is not None else table_sets(1)[0]
+    others = [t for t in table_sets(threads + 1) if t is not first] if threads > 1 else []
+    return [first, *others[:threads - 1]]
+
+
+def _hold(sets: list[Tables], deadline: float | None, time_limit: float | None) -> list[Tables]:
+    """Take the locks of ``sets``, always in the process's order of sets (so two solves that
+    want some of the same sets cannot each hold one the other waits for); raise
+    :class:`SolveTimeout` if ``deadline`` passes first."""
+    order = sorted(sets, key=lambda t: next((i for i, s in enumerate(_SETS) if s is t), -1))
+    held: list[Tables] = []
+    for t in order:
+        if deadline is None:
+            t.lock.acquire()
+        elif not t.lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            for h in held:
+                h.lock.release()
+            raise SolveTimeout(f"no time left to solve: another solve held the solver for {time_limit} s")
+        held.append(t)
+    return held
 
 
 def _register() -> None:

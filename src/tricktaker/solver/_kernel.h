@@ -91,7 +91,7 @@ static double tt_clock(void) {
 #endif
 }
 
-enum { TT_RUNNING = 0, TT_TIMED_OUT = 1, TT_INTERRUPTED = 2, TT_OUT_OF_NODES = 3 };
+enum { TT_RUNNING = 0, TT_TIMED_OUT = 1, TT_INTERRUPTED = 2, TT_OUT_OF_NODES = 3, TT_CALLED_OFF = 4 };
 
 /* How often a search looks at the clock (in nodes: a fraction of a millisecond, and a few
  * milliseconds while a fresh table is first touched), and how often, in
@@ -105,7 +105,9 @@ typedef struct {
     u64 next_poll;          /* node count at which to look again */
     u64 node_stop;          /* node count at which to stop (0: no node limit) */
     PyThreadState *thread;  /* this thread's state while the GIL is released */
-    int stop;               /* TT_RUNNING, TT_TIMED_OUT, or TT_INTERRUPTED (a Python error is set) */
+    const volatile i64 *call_off; /* another thread sets it non-zero to stop this search (or NULL) */
+    int stop;               /* TT_RUNNING, TT_TIMED_OUT, TT_OUT_OF_NODES, TT_CALLED_OFF, or
+                             * TT_INTERRUPTED (a Python error is set) */
 } tt_watch;
 
 /* Start watching and release the GIL.  ``seconds`` is the time left (<= 0: no limit);
@@ -121,12 +123,17 @@ static void tt_watch_begin(tt_watch *w, double seconds, int signals, u64 first_n
     w->next_poll = first_node + TT_POLL_NODES;
     w->node_stop = max_nodes > 0 ? first_node + (u64)max_nodes : 0;
     w->stop = TT_RUNNING;
+    w->call_off = NULL;
     w->thread = PyEval_SaveThread();
 }
 
 /* The slow part of tt_watch_poll: look at the clock, and run the signal handlers when due. */
 static int tt_watch_check(tt_watch *w, u64 nodes) {
     w->next_poll = nodes + TT_POLL_NODES;
+    if (w->call_off != NULL && *w->call_off != 0) {
+        w->stop = TT_CALLED_OFF;
+        return 1;
+    }
     if (w->node_stop != 0 && nodes >= w->node_stop) {
         w->stop = TT_OUT_OF_NODES;
         return 1;
@@ -170,6 +177,10 @@ static int tt_watch_end(tt_watch *w) {
         PyErr_SetString(PyExc_TimeoutError, "the search reached its node limit");
         return -1;
     }
+    if (w->stop == TT_CALLED_OFF) {
+        PyErr_SetString(PyExc_TimeoutError, "the search was called off by another thread");
+        return -1;
+    }
     return w->stop == TT_INTERRUPTED ? -1 : 0;
 }
 
@@ -192,6 +203,38 @@ static int tt_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const 
         return -1;
     }
     return 0;
+}
+
+/* One position solved by several searches at once, a thread each: they share an int64 array,
+ * ``share``.  share[TT_SHARE_CALL_OFF] stops them all once set non-zero (TT_CALLED_OFF: the first
+ * to fail sets it); share[TT_SHARE_NEXT] counts the root's moves to search taken so far.  Each
+ * search walks the root's moves in the same order and searches those it takes (tt_take), so a
+ * search that finishes early takes more.  The argument is None (no sharing: every move) or such
+ * an array; *held says whether view needs releasing. */
+enum { TT_SHARE_CALL_OFF = 0, TT_SHARE_NEXT = 1, TT_SHARE_SIZE = 2 };
+
+static inline int tt_share_arg(PyObject *obj, Py_buffer *view, int *held, volatile i64 **share) {
+    *held = 0;
+    *share = NULL;
+    if (obj == Py_None) return 0;
+    if (tt_buffer(obj, view, 8, "share") < 0) return -1;
+    if (view->len < TT_SHARE_SIZE * 8) {
+        PyErr_Format(PyExc_ValueError, "share must hold at least %d items", TT_SHARE_SIZE);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    *held = 1;
+    *share = (volatile i64 *)view->buf;
+    return 0;
+}
+
+/* The number of the next root move to search that no other search has taken (from 0). */
+TT_INLINE i64 tt_take(volatile i64 *share) {
+#if defined(_MSC_VER)
+    return _InterlockedExchangeAdd64((volatile __int64 *)&share[TT_SHARE_NEXT], 1);
+#else
+    return __atomic_fetch_add(&share[TT_SHARE_NEXT], 1, __ATOMIC_RELAXED);
+#endif
 }
 
 #endif

@@ -1366,50 +1366,66 @@ static i64 exact(Ctx *x, int d, i64 guess) {
     return lo;
 }
 
-/* Every legal move at row 0 and the maximiser's exact gain after it; return how many. */
-static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values) {
+/* Every legal move at row 0 and the maximiser's exact gain after it; return how many.  With a
+ * share (tt_share_arg), only the moves this search takes: of the moves that need a search, those
+ * tt_take gives it, and each move equivalent to an earlier one with that one. */
+static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values, volatile i64 *share) {
     /* no killer moves from an earlier call: a solve's nodes then depend on its position alone,
      * not on what the solver searched before (the table's older entries are never read) */
     for (int d = 0; d < x->depth; d++) W_(d, 36) = -1;
+    i64 moves[MAX_MOVES], values[MAX_MOVES];
+    int ours[MAX_MOVES];
     int nm = gen_moves(x, 0, -1, 1);
-    for (int j = 0; j < nm; j++) out_moves[j] = M_(0, j);
+    for (int j = 0; j < nm; j++) moves[j] = M_(0, j);
     i64 legal = S_(0, F_PHASE) == PH_PLAY ? legal_cards(x, 0) : 0;
     int nc = play_reps(x, 0, legal, 1);
     i64 guess = -1;
+    int n = 0;
+    i64 slot = 0, taken = share ? tt_take(share) : 0; /* (slots count the moves that need a search) */
     for (int j = 0; j < nm; j++) {
-        i64 mv = out_moves[j];
+        i64 mv = moves[j];
+        int same = -1; /* an earlier move this one is equivalent to */
         if (mv < 64) {
             i64 rep = (i64)1 << mv;
             for (int k = 0; k < nc; k++)
                 if (W_(0, k) == rep) rep = W_(0, 16 + k);
             if (rep != (i64)1 << mv) {
-                int done = 0;
-                for (int i = 0; i < j; i++) {
-                    if (out_moves[i] == idx(rep)) {
-                        out_values[j] = out_values[i];
-                        done = 1;
-                    }
-                }
-                if (done) continue;
+                for (int i = 0; i < j; i++)
+                    if (moves[i] == idx(rep)) same = i;
             }
         }
-        i64 g = apply_move(x, 0, mv);
-        i64 v;
-        if (S_(1, F_DONE) != 0) {
-            v = g;
+        if (same >= 0) {
+            ours[j] = ours[same];
+            values[j] = values[same];
         } else {
-            v = g + exact(x, 1, guess - g);
-            if (x->stop) return -1;
+            ours[j] = !share || slot == taken;
+            slot++;
+            if (ours[j]) {
+                i64 g = apply_move(x, 0, mv);
+                i64 v;
+                if (S_(1, F_DONE) != 0) {
+                    v = g;
+                } else {
+                    v = g + exact(x, 1, guess - g);
+                    if (x->stop) return -1;
+                }
+                values[j] = v;
+                guess = v;
+                if (share) taken = tt_take(share);
+            }
         }
-        out_values[j] = v;
-        guess = v;
+        if (ours[j]) {
+            out_moves[n] = mv;
+            out_values[n] = values[j];
+            n++;
+        }
     }
-    return nm;
+    return n;
 }
 
 /* -- arguments ------------------------------------------------------------------------- */
 
-#define MAX_BUFS 13
+#define MAX_BUFS 14
 
 typedef struct {
     Py_buffer views[MAX_BUFS];
@@ -1575,23 +1591,26 @@ static int row_call(Ctx *x, Bufs *b, Py_ssize_t d) {
 
 PyDoc_STRVAR(root_values_doc,
 "root_values(S, R, C, SD, ST, TK, TB, M, SC, W, stats, out_moves, out_values, time_left, signals,\n"
-"            max_nodes)\n"
+"            max_nodes, share)\n"
 "--\n\n"
 "Every legal move at row 0 of S and the maximiser's exact gain after it (into out_moves and\n"
 "out_values); return how many.  The search releases the GIL.  time_left (seconds, <= 0: no\n"
 "limit) stops it with TimeoutError; signals runs Python's signal handlers now and then, so\n"
 "Ctrl-C stops it (pass whether this is the main thread); max_nodes (<= 0: no limit) stops it\n"
 "with TimeoutError once it has visited that many nodes.  A stopped search stores nothing\n"
-"more in the table.");
+"more in the table.  share (None: every move; else an int64 array of 2 shared by searches of\n"
+"this position in other threads) gives this search only the moves it takes from share[1], and\n"
+"share[0] set non-zero stops it with TimeoutError.");
 
 static PyObject *py_root_values(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *oS, *oR, *oC, *oSD, *oST, *oTK, *oTB, *oM, *oSC, *oW, *ostats, *oom, *oov;
+    PyObject *oS, *oR, *oC, *oSD, *oST, *oTK, *oTB, *oM, *oSC, *oW, *ostats, *oom, *oov, *oshare;
     double time_left;
     int signals;
     long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOdpL:root_values", &oS, &oR, &oC, &oSD, &oST, &oTK,
-                          &oTB, &oM, &oSC, &oW, &ostats, &oom, &oov, &time_left, &signals, &max_nodes))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOdpLO:root_values", &oS, &oR, &oC, &oSD, &oST, &oTK,
+                          &oTB, &oM, &oSC, &oW, &ostats, &oom, &oov, &time_left, &signals, &max_nodes,
+                          &oshare))
         return NULL;
     Ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -1611,6 +1630,8 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     if (!(stats = arg(&b, ostats, 8, "stats", STATS, 0, NULL))) goto fail;
     if (!(out_moves = arg(&b, oom, 8, "out_moves", MAX_MOVES, 0, NULL))) goto fail;
     if (!(out_values = arg(&b, oov, 8, "out_values", MAX_MOVES, 0, NULL))) goto fail;
+    volatile i64 *share = NULL;
+    if (oshare != Py_None && !(share = arg(&b, oshare, 8, "share", TT_SHARE_SIZE, 0, NULL))) goto fail;
     if (check_row(x, 0) < 0) goto fail;
     x->tmask = (u64)tk_rows - 1;
     {
@@ -1627,8 +1648,9 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     tt_watch w;
     x->watch = &w;
     tt_watch_begin(&w, time_left, signals, x->nodes, (i64)max_nodes);
+    w.call_off = share ? &share[TT_SHARE_CALL_OFF] : NULL;
     x->first_row = 1;  /* (row 0 is the root, whose moves are applied, not searched) */
-    int n = root_values_impl(x, out_moves, out_values);
+    int n = root_values_impl(x, out_moves, out_values, share);
     stats[S_NODES] = (i64)x->nodes;
     if (x->stop == 2) {
         PyEval_RestoreThread(w.thread);

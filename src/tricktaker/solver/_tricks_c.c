@@ -1084,7 +1084,8 @@ static i64 pos_estimate(const Search *S, const Pos *p) {
 /* TrickSolver.card_values: each legal card's value, searched for one card of each run of
  * equivalent cards (in moves_of's order), the others copied; cards[] and values[] in that order.
  * Returns how many, or negative when stopped. */
-static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64 *cards, i64 *values) {
+static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64 *cards, i64 *values,
+                           volatile i64 *share) {
     u64 nodes = 0;
     i64 reps[MAX_MOVES], scores[MAX_MOVES];
     int mover = to_move(S, p);
@@ -1097,7 +1098,9 @@ static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64
     i64 seen[64];
     memset(seen, 0, sizeof seen);
     int n = 0;
+    i64 taken = share ? tt_take(share) : 0; /* with a share, the card to search next (tt_take) */
     for (int i = 0; i < nr; i++) {
+        if (share && i != taken) continue; /* another search's card */
         i64 bit = reps[i];
         Pos c;
         i64 gained = pos_child(S, p, bit, &c);
@@ -1111,10 +1114,13 @@ static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64
         cards[n] = bit;
         values[n] = v;
         n++;
+        if (share) taken = tt_take(share);
         seen[v]++;
         if (seen[v] >= (guess >= 0 && guess < 64 ? seen[guess] : 0)) guess = v;
     }
-    /* the other legal cards: each takes the value of a searched card it is equivalent to */
+    /* the other legal cards: each takes the value of a searched card it is equivalent to (of
+     * this search's; with a share, the others' go with theirs) */
+    int searched = n;
     i64 hand = p->hands[mover];
     i64 live = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3] | p->table;
     i64 suit_cards = p->lead_suit >= 0 ? hand & suit_mask(p->lead_suit) : 0;
@@ -1123,10 +1129,10 @@ static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64
         i64 bit = rest & -rest;
         rest ^= bit;
         int known = 0;
-        for (int i = 0; i < nr; i++)
+        for (int i = 0; i < searched; i++)
             if (cards[i] == bit) known = 1;
         if (known) continue;
-        for (int i = 0; i < nr; i++) {
+        for (int i = 0; i < searched; i++) {
             i64 rep = cards[i];
             i64 lo = bit < rep ? bit : rep, hi = bit < rep ? rep : bit;
             i64 between = (hi - 1) & ~((lo << 1) - 1);
@@ -1394,17 +1400,27 @@ static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nar
 
 PyDoc_STRVAR(card_values_doc,
 "card_values(hands, order, tsize, side, maxside, counted, leader, pos, lead_suit, best, best_seat,\n"
-"            table, cap, tt, stats, time_left, signals, max_nodes) -> dict[int, int]\n\n"
+"            table, cap, tt, stats, time_left, signals, max_nodes, share) -> dict[int, int]\n\n"
 "TrickSolver.card_values in one call: the counted side's tricks from here after each legal card.\n"
 "The arguments are search()'s, with cap (the most tricks worth counting) for won and target.\n"
-"The GIL is released for the whole call; time_left, signals and max_nodes (for the whole call) as for search().");
+"The GIL is released for the whole call; time_left, signals and max_nodes (for the whole call) as for search().\n"
+"share (None: every card; else an int64 array of 2 shared by searches of this position in other\n"
+"threads) gives this search only the cards it takes from share[1], and share[0] set non-zero stops\n"
+"it with TimeoutError.");
 
 static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (check_nargs("card_values", nargs, 18, 18) < 0) return NULL;
+    if (check_nargs("card_values", nargs, 19, 19) < 0) return NULL;
     static const char *const names[1] = {"cap"};
+    Py_buffer share_view;
+    int share_held;
+    volatile i64 *share;
+    if (tt_share_arg(args[18], &share_view, &share_held, &share) < 0) return NULL;
     Position P;
-    if (parse_position(args, 1, names, check_cap, &P) < 0) return NULL;
+    if (parse_position(args, 1, names, check_cap, &P) < 0) {
+        if (share_held) PyBuffer_Release(&share_view);
+        return NULL;
+    }
     i64 pos = P.pos;
     Pos root;
     memcpy(root.hands, P.hands, sizeof root.hands);
@@ -1418,15 +1434,18 @@ static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_
     Search *S = position_search(&P);
     if (!S) {
         position_release(&P);
+        if (share_held) PyBuffer_Release(&share_view);
         return NULL;
     }
     i64 cards[MAX_MOVES], values[MAX_MOVES];
     tt_watch w;
     tt_watch_begin(&w, P.time_left, P.signals, 0, P.max_nodes);
-    int n = pos_card_values(S, P.stats, &root, &w, cards, values);
+    w.call_off = share ? &share[TT_SHARE_CALL_OFF] : NULL;
+    int n = pos_card_values(S, P.stats, &root, &w, cards, values, share);
     int stopped = tt_watch_end(&w);
     PyMem_RawFree(S);
     position_release(&P);
+    if (share_held) PyBuffer_Release(&share_view);
     if (stopped < 0) return NULL;
     if (n < 0) return no_play();
     PyObject *out = PyDict_New();

@@ -37,6 +37,7 @@ discard being his already; without a contract the kitty's).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -64,11 +65,12 @@ of the side (``1 << (seat >> 1)``) that has asked for a whole."""
 SUIT_BY_LETTER = {s.letter: s.index for s in PIQUET_36.suits}
 
 
-def solve_marriages(state: State, tables: Tables, deadline: float | None = None,
+def solve_marriages(state: State, sets: Sequence[Tables], deadline: float | None = None,
                     max_nodes: int = 0) -> Solution:
-    """The value of a Marjapussi-family or Huutopussi state in the play phase for the side to move."""
+    """The value of a Marjapussi-family or Huutopussi state in the play phase for the side to
+    move, searched in ``sets`` (a thread each)."""
     units = HUUTOPUSSI_UNITS if isinstance(state, HuutopussiState) else FAMILY_UNITS
-    return solution(state, position(state), units, tables.points, deadline, max_nodes)
+    return solution(state, position(state), units, [t.points for t in sets], deadline, max_nodes)
 
 
 def side_of(state: State, seat: int) -> int:

@@ -25,14 +25,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
+
+import numpy as np
 
 from .. import solver as _package
 from ..engine import State
 from . import Solution, SolveTimeout, Tables, table_sets
 
-__all__ = ["MAX_THREADS", "PARALLEL_NODES", "fits", "map_in_threads", "solve_worlds"]
+__all__ = ["MAX_THREADS", "PARALLEL_NODES", "fits", "map_in_threads", "solve_worlds", "split_moves"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -230,3 +232,48 @@ def solve_worlds(worlds: Sequence[State], threads: int = 1, deadline: float | No
         if j == work.spent_after:
             break
     return out + [None] * (len(worlds) - len(out))
+
+
+def split_moves(search: Callable[[int, np.ndarray | None], dict[int, int]], threads: int) -> dict[int, int]:
+    """One position's move values, searched in ``threads`` threads at once and merged:
+    ``search(lane, share)`` in each lane (the first in this thread, where Ctrl-C reaches a
+    search), each lane in a set of tables of its own.
+
+    The lanes' searches share ``share``, an int64 array of two (the kernels' ``tt_share``): each
+    walks the position's moves in the same order and searches those it takes from the shared
+    count, each with the moves equivalent to it, so every move's value comes from exactly one
+    lane and a lane that finishes early takes more.  The first lane to fail (out of time,
+    Ctrl-C, an error) calls the others off through the array's first item; this returns, or
+    raises that first failure, only once every lane has stopped, so no set of tables is still in
+    use.  One thread searches every move with no array.
+    """
+    if threads == 1:
+        return search(0, None)
+    share = np.zeros(2, dtype=np.int64)
+    results: list[dict[int, int]] = [{} for _ in range(threads)]
+    failures: list[BaseException] = []
+    lock = threading.Lock()
+
+    def run(lane: int) -> None:
+        try:
+            results[lane] = search(lane, share)
+        except BaseException as exc:
+            with lock:
+                if not failures:  # the first failure; the others' follow from calling them off
+                    failures.append(exc)
+                share[0] = 1
+
+    futures = [_pool().submit(run, lane) for lane in range(1, threads)]
+    try:
+        run(0)
+        wait(futures)
+    except BaseException:  # Ctrl-C outside a search: call the others off, and wait for them
+        share[0] = 1
+        wait(futures)
+        raise
+    if failures:
+        raise failures[0]
+    merged: dict[int, int] = {}
+    for values in results:
+        merged.update(values)
+    return merged

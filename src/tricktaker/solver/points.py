@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -191,14 +191,18 @@ class PointSolver:
         return int(self._stats[K.S_NODES])
 
     def values(self, pos: PointPosition, deadline: float | None = None,
-               max_nodes: int = 0) -> dict[int, int]:
+               max_nodes: int = 0, share: np.ndarray | None = None) -> dict[int, int]:
         """The maximiser's gain from here after each legal move, by kernel move code.
 
         ``deadline`` (a :func:`time.monotonic` instant) stops the search with
         :class:`TimeoutError` when it passes, and so does visiting ``max_nodes``
         nodes (0: no limit); Ctrl-C stops it with
         :class:`KeyboardInterrupt` when called from the main thread.  A stopped
-        search leaves the table fit for the next one.
+        search leaves the table fit for the next one.  ``share`` (an int64 array of two,
+        shared with searches of the same position in other threads:
+        :func:`~tricktaker.solver.parallel.split_moves`) gives this search only the moves it
+        takes, each with the moves equivalent to it; its first item set stops the search with
+        :class:`TimeoutError`.
         """
         self._stats[K.S_GEN] += 1  # a new objective: forget every stored bound
         self._rows[0, :] = pos.row
@@ -211,7 +215,8 @@ class PointSolver:
         out_moves, out_values = self._out
         n = K.root_values(self._rows, pos.rules, pos.cards, pos.suits, pos.stock,
                           self._keys, self._bounds, self._moves, self._scores, self._work,
-                          self._stats, out_moves, out_values, time_left, signals, max_nodes)
+                          self._stats, out_moves, out_values, time_left, signals, max_nodes,
+                          share)
         return {int(out_moves[j]): int(out_values[j]) for j in range(n)}
 
 
@@ -221,16 +226,21 @@ def shared_solver() -> PointSolver:
     return table_sets(1)[0].points
 
 
-def solution(state: State, pos: PointPosition, units: str, solver: PointSolver,
+def solution(state: State, pos: PointPosition, units: str, solvers: Sequence[PointSolver],
              deadline: float | None = None, max_nodes: int = 0) -> Solution:
-    """Solve ``pos`` (built from ``state``) with ``solver`` and give each of the state's legal
-    actions its value.
+    """Solve ``pos`` (built from ``state``) and give each of the state's legal actions its
+    value: with one solver, or with several at once, each in a thread of its own searching a
+    share of the moves (:func:`~tricktaker.solver.parallel.split_moves`).
 
     ``deadline`` (a :func:`time.monotonic` instant, or None) stops the search
-    with :class:`TimeoutError` once it passes, and so does ``max_nodes`` (0: no limit).
+    with :class:`TimeoutError` once it passes, and so does ``max_nodes`` (0: no limit; for each
+    solver's search).
     """
-    start = solver.nodes
-    values = solver.values(pos, deadline, max_nodes)
+    from .parallel import split_moves
+
+    start = sum(solver.nodes for solver in solvers)
+    values = split_moves(lambda lane, share: solvers[lane].values(pos, deadline, max_nodes, share),
+                         len(solvers))
     legal = state.legal_actions()
     out: dict[Action, int] = {}
     for action in legal:
@@ -243,7 +253,7 @@ def solution(state: State, pos: PointPosition, units: str, solver: PointSolver,
     mover = state.current_player
     assert mover is not None
     return Solution(mover=mover, value=max(out.values()), values=out, units=units,
-                    nodes=solver.nodes - start)
+                    nodes=sum(solver.nodes for solver in solvers) - start)
 
 
 def bench_points(rounds: int = 20, seed: int = 1,

@@ -238,7 +238,7 @@ class TrickSolver:
         return max(0, min(n, pos.cap, round((n - 1) / 2 + (ours - total / 2) * n / 26)))
 
     def card_values(self, pos: TrickPosition, deadline: float | None = None,
-                    max_nodes: int = 0) -> dict[int, int]:
+                    max_nodes: int = 0, share: np.ndarray | None = None) -> dict[int, int]:
         """The counted side's tricks from here after each legal card (every legal card a key).
 
         Each card's stepping starts at the value of the last card of its suit searched, else
@@ -253,10 +253,16 @@ class TrickSolver:
         :meth:`estimate`, which tests/solver_helpers.py chains in Python to check it, value
         for value and node for node.  Small endgames are where that pays: a PIMC bot solves
         thousands of them.  ``deadline`` and ``max_nodes`` (for the whole call) as for :meth:`test`.
+
+        ``share`` (an int64 array of two, shared with searches of the same position in other
+        threads: :func:`~tricktaker.solver.parallel.split_moves`) gives this search only the
+        cards it takes, each with the cards equivalent to it; its first item set stops the
+        search with ``TimeoutError``.
         """
         args = self._kernel_args(pos)
         with self._lock:
             values: dict[int, int] = _tricks.card_values(*args[:12], pos.cap, self._table, self._stats,
                                                          self._time_left(deadline),
-                                                         threading.get_ident() == _MAIN_THREAD, max_nodes)
+                                                         threading.get_ident() == _MAIN_THREAD, max_nodes,
+                                                         share)
         return values

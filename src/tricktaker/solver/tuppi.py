@@ -15,10 +15,12 @@ outcome is certain, and the solver answers how many tricks best play takes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..engine import Action, State
 from . import OBJECTIVES, SOLVERS, Solution, SolveError, Tables
+from .parallel import split_moves
 from .reference import fixed_side
 from .tricks import TrickPosition
 
@@ -74,20 +76,24 @@ def _position(state: State, obs: dict[str, Any]) -> tuple[TrickPosition, bool]:
     return TrickPosition(tuple(hands), orders, sides, rami, 1 - rami, leader, tuple(played), 1), True
 
 
-def solve_tuppi(state: State, tables: Tables, deadline: float | None = None, max_nodes: int = 0) -> Solution:
-    """Solve a Tuppi world in its play phase (see the module docstring for the units).
+def solve_tuppi(state: State, sets: Sequence[Tables], deadline: float | None = None,
+                max_nodes: int = 0) -> Solution:
+    """Solve a Tuppi world in its play phase (see the module docstring for the units), in
+    ``sets`` (a thread each, searching a share of the cards: :func:`.parallel.split_moves`).
 
     ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once it passes, and so
-    does visiting ``max_nodes`` search nodes (0: no limit).
+    does visiting ``max_nodes`` search nodes (0: no limit; for each thread's search).
     """
     obs = state.observation(None)
     pos, low_aces = _position(state, obs)
     mover = state.current_player
     assert mover is not None
-    solver = tables.tricks
-    solver.new_search()
-    start = solver.nodes
-    by_bit = solver.card_values(pos, deadline, max_nodes)
+    solvers = [t.tricks for t in sets]
+    for solver in solvers:
+        solver.new_search()
+    start = sum(solver.nodes for solver in solvers)
+    by_bit = split_moves(lambda lane, share: solvers[lane].card_values(pos, deadline, max_nodes, share),
+                         len(solvers))
     values: dict[Action, int] = {}
     for action in state.legal_actions():
         bit = _low_aces(action.mask) if low_aces else action.mask
@@ -98,7 +104,8 @@ def solve_tuppi(state: State, tables: Tables, deadline: float | None = None, max
             v = v if mover % 2 == pos.maxside else 1 - v
         values[action] = v
     units = {"rami": "tricks", "nolo": "opponents' tricks"}.get(str(obs["contract"]), "sooli won")
-    return Solution(mover, max(values.values()), values, units, solver.nodes - start)
+    nodes = sum(solver.nodes for solver in solvers) - start
+    return Solution(mover, max(values.values()), values, units, nodes)
 
 
 def objective(state: State, side: int, finished: bool) -> int:

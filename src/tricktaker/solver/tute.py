@@ -36,6 +36,8 @@ against you, which no count of one seat's points can stand for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..cards import SPANISH_40
@@ -62,9 +64,11 @@ def _suit_index(letter: str) -> int:
     return next(s.index for s in SPANISH_40.suits if s.letter == letter)
 
 
-def solve_tute(state: State, tables: Tables, deadline: float | None = None, max_nodes: int = 0) -> Solution:
-    """The value of a Tute state in the play phase (``play`` or ``declare``) for the side to move."""
-    return solution(state, position(state), UNITS, tables.points, deadline, max_nodes)
+def solve_tute(state: State, sets: Sequence[Tables], deadline: float | None = None,
+               max_nodes: int = 0) -> Solution:
+    """The value of a Tute state in the play phase (``play`` or ``declare``) for the side to move,
+    searched in ``sets`` (a thread each)."""
+    return solution(state, position(state), UNITS, [t.points for t in sets], deadline, max_nodes)
 
 
 def position(state: State) -> PointPosition:
