@@ -23,7 +23,6 @@ import tricktaker as tt
 from tricktaker.solver.points import first_play
 
 GAMES: dict[str, tuple[str, dict[str, Any], int]] = {
-    "tuppi-nolo": ("tuppi", {}, 0),
     "tute-pairs": ("tute", {}, 0),
     "tute-habanero": ("tute", {"players": 2}, 8),
     "marjapussi": ("marjapussi", {}, 0),
@@ -31,24 +30,32 @@ GAMES: dict[str, tuple[str, dict[str, Any], int]] = {
     "avomarjapussi": ("avomarjapussi", {}, 8),
     "huutopussi": ("huutopussi", {}, 0),
     "huutopussi-three": ("huutopussi", {"players": 3}, 0),
+    "tuppi-nolo": ("tuppi", {}, 0),
 }
 """Name -> (game, options, random card plays after the first play)."""
 
 
-def position(name: str, seed: int) -> tt.State:
-    """The bench's position of ``name`` from ``seed``."""
+def positions(name: str, first_seed: int, count: int) -> list[tuple[int, tt.State]]:
+    """The bench's ``count`` positions of ``name``, by seed from ``first_seed``."""
     game_name, options, plays = GAMES[name]
     game = tt.new_game(game_name, **options)
-    if game_name == "tuppi":  # the first legal bids make the hand a nolo
-        state = game.new_match(seed=seed)
-        while state.phase != "play":
-            state.apply(state.legal_actions()[0])
-        return state
-    state = first_play(game.new_hand(seed=seed), random.Random(seed))
-    rng = random.Random(seed)
-    for _ in range(plays):
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    out: list[tuple[int, tt.State]] = []
+    seed = first_seed
+    while len(out) < count:
+        if game_name == "tuppi":  # the first legal bids make most hands a nolo; the others are skipped
+            state = game.new_match(seed=seed)
+            while state.phase != "play":
+                state.apply(state.legal_actions()[0])
+            if state.observation(None)["contract"] == "nolo":
+                out.append((seed, state))
+        else:
+            state = first_play(game.new_hand(seed=seed), random.Random(seed))
+            rng = random.Random(seed)
+            for _ in range(plays):
+                state.apply(rng.choice(state.legal_actions()))
+            out.append((seed, state))
+        seed += 1
+    return out
 
 
 def main() -> None:
@@ -58,14 +65,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2, help="first seed (default 2)")
     parser.add_argument("--games", default=",".join(GAMES), help=f"comma-separated, of {', '.join(GAMES)}")
     args = parser.parse_args()
-    tt.solve(position("tute-pairs", 1), threads=args.threads)  # every set's tables made and touched
+    tt.solve(positions("tute-pairs", 1, 1)[0][1], threads=args.threads)  # every set's tables made and touched
     print(f"one position in {args.threads} threads against one thread, {args.positions} positions a game")
     for name in args.games.split(","):
         one: list[float] = []
         many: list[float] = []
         nodes = [0, 0]
-        for seed in range(args.seed, args.seed + args.positions):
-            state = position(name, seed)
+        for seed, state in positions(name, args.seed, args.positions):
             start = time.perf_counter()
             single = tt.solve(state)
             one.append(time.perf_counter() - start)
@@ -73,7 +79,7 @@ def main() -> None:
             split = tt.solve(state, threads=args.threads)
             many.append(time.perf_counter() - start)
             if split.values != single.values:
-                raise SystemExit(f"{name} seed {seed}: {args.threads} threads {split.values} != {single.values}")
+                raise SystemExit(f"{name} seed {seed}: values in {args.threads} threads differ from one's")
             nodes[0] += single.nodes
             nodes[1] += split.nodes
         ratio = statistics.median(m / o for m, o in zip(many, one, strict=True))

@@ -1,4 +1,5 @@
-"""Solving the worlds of one decision on several cores, with the answer of one core.
+"""Solving on several cores: the worlds of one decision, with the answer of one core, and the
+moves of one position.
 
 A PIMC decision solves a couple of dozen worlds of one position.  The native searches release
 the GIL, so solves in different sets of tables (:class:`~tricktaker.solver.Tables`) run on
@@ -18,6 +19,10 @@ nodes) the rest are solved in this thread too: a small solve's time is mostly Py
 runs in one thread at a time.  Otherwise ``threads`` workers take the other worlds in order,
 each in a set of tables of its own; at most one world per worker is solved past the point where
 the budget turns out to be spent.
+
+:func:`split_moves` solves one position in several threads (``solve(state, threads=N)``): the
+kernels' searches share a count of the position's moves taken, so each move is searched by one
+of them, and the first to fail calls the others off.
 """
 
 from __future__ import annotations
