@@ -10,6 +10,7 @@ of time.
     python bench/analysis.py
     python bench/analysis.py --seeds 5 --solve-time 2
     python bench/analysis.py --all --no-par --threads 2   # as `replay --analyse --no-par`
+    python bench/analysis.py --all --threads 2 --games tuppi,huutopussi   # the par in two threads
 """
 
 from __future__ import annotations
@@ -49,8 +50,12 @@ def main() -> None:
     parser.add_argument("--no-par", dest="par", action="store_false", help="leave out the par")
     parser.add_argument("--all", action="store_true",
                         help="judge every position, not only the public ones (as `replay --analyse`)")
+    parser.add_argument("--games", help="comma-separated game names (default: every game)")
     args = parser.parse_args()
+    chosen = set(args.games.split(",")) if args.games else {name for name, _ in GAMES}
     for name, options in GAMES:
+        if name not in chosen:
+            continue
         times: list[float] = []
         public = total = timeouts = 0
         for seed in range(1, args.seeds + 1):

@@ -131,3 +131,34 @@ def test_the_arena_command_reports_dd_loss_in_the_table_and_the_json(
     assert random_bot["mean"]["value"] > rules["mean"]["value"]  # random throws tricks away
     assert len(data["deals"][0]["dd_losses"]) == 2
     assert cli.main(["arena", "tuppi", "--bots", "rules,random", "--dd-time", "0"]) == 2
+
+
+def test_the_oracles_candidates_played_out_in_threads_choose_as_one_thread_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``threads`` plays a bid's candidates out at once, each in a set of tables of its own: with
+    time enough for every solve, the same playouts and so the same choices."""
+    import tricktaker.solver as solver
+
+    used: set[int] = set()
+    real = solver.solve
+
+    def spying_solve(state: State, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("tables") is not None:  # (not the first try, which finds no card play to solve)
+            used.add(id(kwargs["tables"]))
+        return real(state, *args, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", spying_solve)
+    for seed in (3, 4):
+        state = tt.new_game("huutopussi").new_hand(seed=seed)
+        assert state.phase == "bid"
+        choices = []
+        for threads in (1, 2):
+            used.clear()
+            oracle = OracleBot(seed=seed, playout_time=30.0, max_candidates=3, threads=threads)
+            choices.append(oracle.act_on_truth(state.clone()))
+            assert len(used) == threads  # each candidate's playout solved in its lane's set
+        assert choices[0] == choices[1]
+    with pytest.raises(ValueError, match="threads must be 1 to 64"):
+        OracleBot(threads=0)
+    with pytest.raises(bots_module.BotSpecError, match="oracle option threads"):
+        bots_module.parse_bot("oracle:threads=65")

@@ -269,7 +269,8 @@ def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0,
     public at the hand's end, which the server may not tell anyway.  The
     decisions are solved by ``threads`` workers at once, each in a set of tables
     of its own (:func:`~tricktaker.solver.parallel.map_in_threads`): the same
-    judgements, sooner, but for a solve near its time limit.
+    judgements, sooner, but for a solve near its time limit; so are the par's
+    candidates for each bid.
     """
     from .solver.parallel import map_in_threads
 
@@ -360,15 +361,16 @@ def analyse_hand(record: JSON | str, index: int, time_limit: float | None = 2.0,
     if bidding and finished and contract_state is not None:  # (a hand redealt was never played)
         actual = Outcome(_contract(contract_state), _points(state))
         if par and (par_public or not only_public):
-            par_outcome = par_of(start, par_candidates, par_time, time_limit)
+            par_outcome = par_of(start, par_candidates, par_time, time_limit, threads)
     return HandAnalysis(start.game.name, index, units, tuple(decisions), tuple(totals), finished,
                         actual, par_outcome, par_public)
 
 
 def par_of(start: State, candidates: int = 4, playout_time: float = 0.2,
-           time_limit: float | None = 2.0) -> Outcome:
+           time_limit: float | None = 2.0, threads: int = 1) -> Outcome:
     """The par of the hand ``start`` is at the beginning of: the contract the oracle reaches
-    bidding every seat on the true deal, and what it scores played out double dummy."""
+    bidding every seat on the true deal, and what it scores played out double dummy.  Each
+    bid's candidates are played out in ``threads`` threads at once."""
     import random
 
     from .bots.oracle import OracleBot, dd_playout
@@ -377,7 +379,7 @@ def par_of(start: State, candidates: int = 4, playout_time: float = 0.2,
     number = state.hand_number
     seed = random.Random(f"par:{number}:{state.dealer}")  # type: ignore[attr-defined]
     oracles = [OracleBot(seed=seed.randrange(2**31), time=time_limit or 2.0, playout_time=playout_time,
-                         max_candidates=candidates) for _ in range(state.game.num_players)]
+                         max_candidates=candidates, threads=threads) for _ in range(state.game.num_players)]
     while not _hand_over(state, number) and not _in_play(state.legal_actions()):
         seat = state.current_player
         assert seat is not None

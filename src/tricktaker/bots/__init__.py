@@ -196,6 +196,7 @@ BOT_OPTIONS: dict[str, dict[str, BotOption]] = {
         "playout_time": BotOption(float, maximum=3600, above=0,
                                   doc="seconds each solve of a double-dummy playout may take"),
         "max_candidates": BotOption(int, 1, 1000, doc="the most actions played out"),
+        "threads": BotOption(int, 1, PIMC_MAX_THREADS, doc="candidates played out at once, a thread each"),
     },
 }
 """Every bot's options with their types and ranges: the one place specs are checked against

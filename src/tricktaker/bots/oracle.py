@@ -29,10 +29,15 @@ refuses a view, and only the arena hands such a bot the state.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from ..engine import Action, State
 from .base import Oracle
+from .pimc import MAX_THREADS
 from .playout import ROLLOUTS, hand_over, hand_rewards, solved_playout
+
+if TYPE_CHECKING:
+    from ..solver import Tables
 
 __all__ = ["OracleBot"]
 
@@ -52,23 +57,27 @@ def _hand_size(state: State) -> int:
     return len(state.observation(seat).get("hand") or ())
 
 
-def solved_best(state: State, time_limit: float, preferred: Action | None) -> Action | None:
-    """A double-dummy best action of ``state`` (``preferred`` if it is one), or None.
+def solved_best(state: State, time_limit: float, preferred: Action | None,
+                tables: Tables | None = None) -> Action | None:
+    """A double-dummy best action of ``state`` (``preferred`` if it is one), solved in ``tables``
+    (:func:`~tricktaker.solver.solve`'s own by default), or None.
 
     None when the solver does not take this phase or takes longer than ``time_limit``.
     """
     from ..solver import SolveError, SolveTimeout, solve
 
     try:
-        solution = solve(state, time_limit=time_limit)
+        solution = solve(state, time_limit=time_limit, tables=tables)
     except (SolveError, SolveTimeout):
         return None
     best = solution.best()
     return preferred if preferred in best else best[0]
 
 
-def dd_playout(state: State, rng: random.Random, solve_time: float) -> list[float]:
-    """Play ``state`` (owned by the caller) to the end of its hand; each side's reward.
+def dd_playout(state: State, rng: random.Random, solve_time: float,
+               tables: Tables | None = None) -> list[float]:
+    """Play ``state`` (owned by the caller) to the end of its hand, solving in ``tables``; each
+    side's reward.
 
     Every seat plays the solver's best action where a solve finishes within
     ``solve_time`` seconds, else the ``rules`` choice.  After a solve runs out
@@ -83,7 +92,7 @@ def dd_playout(state: State, rng: random.Random, solve_time: float) -> list[floa
         if len(state.legal_actions()) > 1:
             size = _hand_size(state)
             if retry_below is None or size < retry_below:
-                action = solved_best(state, solve_time, preferred)
+                action = solved_best(state, solve_time, preferred, tables)
                 if action is None:
                     retry_below = size
         state.apply(action if action is not None else preferred)
@@ -97,17 +106,22 @@ class OracleBot(Oracle):
     ``playout_time``: seconds each solve of a double-dummy playout may take
     before that playout goes on by the ``rules`` policy; ``max_candidates``:
     the most actions played out in a phase the solver does not take (the
-    ``rules`` choice and a seeded sample of the rest).
+    ``rules`` choice and a seeded sample of the rest); ``threads``: how many of those
+    candidates are played out at once, each in a thread and a set of tables of its own (the
+    same playouts; a solve near its time limit may finish in one run and not in another).
     """
 
     name = "oracle"
 
     def __init__(self, seed: int | None = None, time: float = 10.0, playout_time: float = 0.5,
-                 max_candidates: int = 8) -> None:
+                 max_candidates: int = 8, threads: int = 1) -> None:
         if not time > 0 or not playout_time > 0:
             raise ValueError(f"time and playout_time must be positive seconds, not {time}, {playout_time}")
         if max_candidates < 1:
             raise ValueError(f"max_candidates must be at least 1, not {max_candidates}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
+        self.threads = threads
         super().__init__(seed)
         self.time = time
         self.playout_time = playout_time
@@ -138,15 +152,20 @@ class OracleBot(Oracle):
         if len(others) >= self.max_candidates:
             others = self._rng.sample(others, self.max_candidates - 1)
         luck = self._rng.getrandbits(64)
-        scores: dict[Action, float] = {}
-        for action in [preferred, *others]:
+
+        def play_out(action: Action, tables: Tables) -> float:
             child = state.clone()
             child.apply(action)
             rng = random.Random(luck)
-            rewards = solved_playout(child, ROLLOUTS["rules"], rng, self.playout_time)
+            rewards = solved_playout(child, ROLLOUTS["rules"], rng, self.playout_time, tables)
             if rewards is None:  # not read from one solve: play it out, solving each card
-                rewards = dd_playout(child, rng, self.playout_time)
-            scores[action] = rewards[side]
+                rewards = dd_playout(child, rng, self.playout_time, tables)
+            return rewards[side]
+
+        from ..solver.parallel import map_in_threads
+
+        candidates = [preferred, *others]
+        scores = dict(zip(candidates, map_in_threads(play_out, candidates, self.threads), strict=True))
         return max(scores, key=lambda a: scores[a])  # first of equals: the rules choice
 
     def __repr__(self) -> str:

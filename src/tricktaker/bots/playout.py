@@ -26,9 +26,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..engine import Action, State
 from .base import View
+
+if TYPE_CHECKING:
+    from ..solver import Tables
 
 __all__ = ["ROLLOUTS", "SOLVED_PLAY", "Rollout", "check_budget", "hand_over", "hand_rewards", "play_out",
            "rewards_of", "solved_playout", "solves_whole_hand", "world_view"]
@@ -136,7 +140,7 @@ def solves_whole_hand(game: str, contract: object) -> bool:
 
 
 def solved_playout(state: State, rollout: Rollout, rng: random.Random,
-                   time_limit: float | None) -> list[float] | None:
+                   time_limit: float | None, tables: Tables | None = None) -> list[float] | None:
     """Play ``state`` (owned by the caller) to its first card with ``rollout``, then solve the play.
 
     Each side's reward for the hand (as :func:`play_out` gives it) when the hand
@@ -146,7 +150,8 @@ def solved_playout(state: State, rollout: Rollout, rng: random.Random,
     dummy from the first card.  A hand that ends before card play gives its
     result.  None when the contract is not solved or the solve runs out of
     time; ``state`` is then left at its first card, where the caller may go on
-    (by rollouts, or the oracle's double-dummy playout).
+    (by rollouts, or the oracle's double-dummy playout).  ``tables``: the set of tables to
+    solve in (:func:`tricktaker.solver.solve`'s own by default).
     """
     from ..solver import SolveError, SolveTimeout, solve
 
@@ -160,7 +165,7 @@ def solved_playout(state: State, rollout: Rollout, rng: random.Random,
     if not solves_whole_hand(state.game.name, getattr(state, "contract", None)):
         return None
     try:
-        solution = solve(state, time_limit=time_limit)
+        solution = solve(state, time_limit=time_limit, tables=tables)
     except (SolveError, SolveTimeout):
         return None
     points = state.solved_hand_points(solution.value)  # type: ignore[attr-defined]
