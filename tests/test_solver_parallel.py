@@ -270,25 +270,23 @@ def test_a_search_sharing_a_position_takes_only_the_moves_left_to_it() -> None:
     from tricktaker.solver import tuppi as tuppi_adapter
     from tricktaker.solver import tute as tute_adapter
 
-    tute_state = _position("tute", {}, 2, 4)
-    pos = tute_adapter.position(tute_state)
-    points = Tables().points
-    every = points.values(pos)
-    share = np.zeros(2, dtype=np.int64)
-    share[1] = 1
-    rest = points.values(pos, share=share)
-    assert rest and set(rest) < set(every) and all(every[m] == v for m, v in rest.items())
-    assert share[1] > 1  # it took every move after the first, then found none left
-    assert points.values(pos, share=share) == {}
+    def check(values: Any) -> None:
+        """``values(share)``: one kernel's values of one position."""
+        every = values(None)
+        share = np.zeros(2, dtype=np.int64)
+        share[1] = 1
+        rest = values(share)
+        assert rest and set(rest) < set(every) and all(every[m] == v for m, v in rest.items())
+        assert share[1] > 1  # it took every move after the first, then found none left
+        assert values(share) == {}
 
+    tute_pos = tute_adapter.position(_position("tute", {}, 2, 4))
+    points = Tables().points
+    check(lambda share: points.values(tute_pos, share=share))
     tuppi_state = _position("tuppi", {}, 1, 0)
     trick_pos, _ = tuppi_adapter._position(tuppi_state, tuppi_state.observation(None))
     tricks = Tables().tricks
-    every = tricks.card_values(trick_pos)
-    share = np.zeros(2, dtype=np.int64)
-    share[1] = 1
-    rest = tricks.card_values(trick_pos, share=share)
-    assert rest and set(rest) < set(every) and all(every[c] == v for c, v in rest.items())
+    check(lambda share: tricks.card_values(trick_pos, share=share))
 
 
 def test_a_search_is_called_off_through_its_share() -> None:
