@@ -309,17 +309,17 @@ def test_the_first_failure_calls_the_other_threads_off() -> None:
     from tricktaker.solver import tute as tute_adapter
 
     pos = tute_adapter.position(_long_position())
-    lanes = table_sets(2)
+    solvers = [tables.points for tables in table_sets(2)]
 
-    def search(lane: int, share: Any) -> dict[int, int]:
-        if lane == 1:
+    def search(solver: Any, share: Any) -> dict[int, int]:
+        if solver is solvers[1]:
             time.sleep(0.2)  # (the other lane is well into its search by now)
             raise ValueError("lane 1 failed")
-        return lanes[lane].points.values(pos, share=share)
+        return solver.values(pos, share=share)
 
     started = time.perf_counter()
     with pytest.raises(ValueError, match="lane 1 failed"):
-        parallel.split_moves(search, 2)
+        parallel.split_moves(solvers, search)
     assert time.perf_counter() - started < 2.0
 
 

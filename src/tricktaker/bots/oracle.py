@@ -121,8 +121,8 @@ class OracleBot(Oracle):
             raise ValueError(f"max_candidates must be at least 1, not {max_candidates}")
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
-        self.threads = threads
         super().__init__(seed)
+        self.threads = threads
         self.time = time
         self.playout_time = playout_time
         self.max_candidates = max_candidates

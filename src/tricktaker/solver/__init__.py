@@ -243,7 +243,8 @@ def _hold(sets: list[Tables], deadline: float | None, time_limit: float | None) 
     """Take the locks of ``sets``, always in the process's order of sets (so two solves that
     want some of the same sets cannot each hold one the other waits for); raise
     :class:`SolveTimeout` if ``deadline`` passes first."""
-    order = sorted(sets, key=lambda t: next((i for i, s in enumerate(_SETS) if s is t), -1))
+    order = sets if len(sets) == 1 else sorted(sets, key=lambda t: next((i for i, s in enumerate(_SETS)
+                                                                          if s is t), -1))
     held: list[Tables] = []
     for t in order:
         if deadline is None:

@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -239,10 +239,19 @@ def solve_worlds(worlds: Sequence[State], threads: int = 1, deadline: float | No
     return out + [None] * (len(worlds) - len(out))
 
 
-def split_moves(search: Callable[[int, np.ndarray | None], dict[int, int]], threads: int) -> dict[int, int]:
-    """One position's move values, searched in ``threads`` threads at once and merged:
-    ``search(lane, share)`` in each lane (the first in this thread, where Ctrl-C reaches a
-    search), each lane in a set of tables of its own.
+class _Counted(Protocol):
+    @property
+    def nodes(self) -> int: ...
+
+
+S = TypeVar("S", bound=_Counted)
+
+
+def split_moves(solvers: Sequence[S], search: Callable[[S, np.ndarray | None], dict[int, int]]
+                ) -> tuple[dict[int, int], int]:
+    """One position's move values, searched by ``solvers`` (each of its own set of tables) in a
+    thread each at once, merged, and the search nodes they cost: ``search(solver, share)`` in
+    each lane (the first in this thread, where Ctrl-C reaches a search).
 
     The lanes' searches share ``share``, an int64 array of two (the kernels' ``tt_share``): each
     walks the position's moves in the same order and searches those it takes from the shared
@@ -250,10 +259,13 @@ def split_moves(search: Callable[[int, np.ndarray | None], dict[int, int]], thre
     lane and a lane that finishes early takes more.  The first lane to fail (out of time,
     Ctrl-C, an error) calls the others off through the array's first item; this returns, or
     raises that first failure, only once every lane has stopped, so no set of tables is still in
-    use.  One thread searches every move with no array.
+    use.  One solver searches every move with no array.
     """
-    if threads == 1:
-        return search(0, None)
+    start = sum(solver.nodes for solver in solvers)
+    if len(solvers) == 1:
+        values = search(solvers[0], None)
+        return values, solvers[0].nodes - start
+    threads = len(solvers)
     share = np.zeros(2, dtype=np.int64)
     results: list[dict[int, int]] = [{} for _ in range(threads)]
     failures: list[BaseException] = []
@@ -261,7 +273,7 @@ def split_moves(search: Callable[[int, np.ndarray | None], dict[int, int]], thre
 
     def run(lane: int) -> None:
         try:
-            results[lane] = search(lane, share)
+            results[lane] = search(solvers[lane], share)
         except BaseException as exc:
             with lock:
                 if not failures:  # the first failure; the others' follow from calling them off
@@ -281,4 +293,4 @@ def split_moves(search: Callable[[int, np.ndarray | None], dict[int, int]], thre
     merged: dict[int, int] = {}
     for values in results:
         merged.update(values)
-    return merged
+    return merged, sum(solver.nodes for solver in solvers) - start

@@ -238,9 +238,7 @@ def solution(state: State, pos: PointPosition, units: str, solvers: Sequence[Poi
     """
     from .parallel import split_moves
 
-    start = sum(solver.nodes for solver in solvers)
-    values = split_moves(lambda lane, share: solvers[lane].values(pos, deadline, max_nodes, share),
-                         len(solvers))
+    values, nodes = split_moves(solvers, lambda solver, share: solver.values(pos, deadline, max_nodes, share))
     legal = state.legal_actions()
     out: dict[Action, int] = {}
     for action in legal:
@@ -253,7 +251,7 @@ def solution(state: State, pos: PointPosition, units: str, solvers: Sequence[Poi
     mover = state.current_player
     assert mover is not None
     return Solution(mover=mover, value=max(out.values()), values=out, units=units,
-                    nodes=sum(solver.nodes for solver in solvers) - start)
+                    nodes=nodes)
 
 
 def bench_points(rounds: int = 20, seed: int = 1,

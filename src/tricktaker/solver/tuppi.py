@@ -91,9 +91,8 @@ def solve_tuppi(state: State, sets: Sequence[Tables], deadline: float | None = N
     solvers = [t.tricks for t in sets]
     for solver in solvers:
         solver.new_search()
-    start = sum(solver.nodes for solver in solvers)
-    by_bit = split_moves(lambda lane, share: solvers[lane].card_values(pos, deadline, max_nodes, share),
-                         len(solvers))
+    by_bit, nodes = split_moves(solvers, lambda solver, share: solver.card_values(pos, deadline, max_nodes,
+                                                                                   share))
     values: dict[Action, int] = {}
     for action in state.legal_actions():
         bit = _low_aces(action.mask) if low_aces else action.mask
@@ -104,7 +103,6 @@ def solve_tuppi(state: State, sets: Sequence[Tables], deadline: float | None = N
             v = v if mover % 2 == pos.maxside else 1 - v
         values[action] = v
     units = {"rami": "tricks", "nolo": "opponents' tricks"}.get(str(obs["contract"]), "sooli won")
-    nodes = sum(solver.nodes for solver in solvers) - start
     return Solution(mover, max(values.values()), values, units, nodes)
 
 
