@@ -68,3 +68,73 @@ def test_solve_reports_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[s
         captured = capsys.readouterr()
         assert f"--threads must be 1 to 64, not {threads}" in captured.err
         assert "to play" not in captured.out  # refused before anything is dealt or solved
+
+
+def _rows(out: str) -> dict[str, str]:
+    """The action rows of solve's table: action -> its value column ("not solved" too)."""
+    rows = {}
+    for line in out.splitlines():
+        match = re.match(r"\s*(play \S+)\s+(\d+|not solved)\s*$", line)
+        if match:
+            rows[match.group(1)] = match.group(2)
+    return rows
+
+
+def test_a_solve_out_of_time_shows_the_values_it_found(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Stopped by its time limit, solve prints every legal action, the solved ones with their
+    exact values, says how many it solved, and exits with 1.  (The stop is made to come at a
+    node count here, so the test sees the same partial answer on any machine.)"""
+    import tricktaker.solver as solver
+
+    state = tt.new_game("tute").new_match(seed=3)
+    cli._advance_to_play(state, None)
+    full = solver.solve(state)
+    real = solver.solve
+    monkeypatch.setattr(solver, "solve",
+                        lambda state, time_limit, threads: real(state, node_limit=5_000_000))
+    assert cli.main(["solve", "--game", "tute", "--seed", "3", "--time-limit", "9"]) == 1
+    out = capsys.readouterr().out
+    rows = _rows(out)
+    assert set(rows) == {str(action) for action in full.values}
+    solved = {action: value for action, value in rows.items() if value != "not solved"}
+    assert 0 < len(solved) < len(rows)
+    by_text = {str(action): value for action, value in full.values.items()}
+    assert all(int(value) == by_text[action] for action, value in solved.items())
+    assert "Stopped by --time-limit 9 s after" in out
+    assert f"{len(solved)} of {len(rows)} actions solved (their values are exact)" in " ".join(out.split())
+    monkeypatch.setattr(solver, "solve", lambda state, time_limit, threads: real(state, node_limit=1024))
+    assert cli.main(["solve", "--game", "tute", "--seed", "3", "--time-limit", "9"]) == 1
+    out = capsys.readouterr().out
+    assert "no action solved yet" in out and not _rows(out)
+
+
+def test_ctrl_c_stops_a_solve_and_shows_what_it_found() -> None:
+    """Ctrl-C in a two-thread solve of a Tuppi nolo (a dozen seconds in full) ends it at once,
+    with the rows it had solved and exit code 130."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    command = [sys.executable, "-m", "tricktaker.cli", "solve", "--game", "tuppi", "--seed", "4"]
+    process = subprocess.Popen(command,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert process.stdout is not None
+    seen = ""
+    while "to play" not in seen:
+        line = process.stdout.readline()
+        assert line, process.stderr.read() if process.stderr else ""
+        seen += line
+    time.sleep(1.0)
+    process.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    out, err = process.communicate(timeout=30)
+    assert time.perf_counter() - sent < 2.0
+    assert process.returncode == 130, err
+    assert "Stopped by Ctrl-C after" in out
+    rows = _rows(out)
+    solved = [value for value in rows.values() if value != "not solved"]
+    assert not rows or len(rows) == 13  # the table, when anything was solved, lists every card
+    assert ("no action solved yet" in out) == (not solved)

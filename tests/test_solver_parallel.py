@@ -319,7 +319,7 @@ def test_the_first_failure_calls_the_other_threads_off() -> None:
 
     started = time.perf_counter()
     with pytest.raises(ValueError, match="lane 1 failed"):
-        parallel.split_moves(solvers, search)
+        parallel.split_moves(solvers, search, dict)
     assert time.perf_counter() - started < 2.0
 
 
@@ -334,6 +334,58 @@ def test_a_time_limit_stops_a_solve_in_threads_and_frees_its_tables() -> None:
         tables.lock.release()
     small = _position("tute", {}, 2, 4)
     assert solve(small, threads=2).values == solve(small).values
+
+
+@pytest.mark.parametrize(("name", "options", "seed", "played"), SPLIT_POSITIONS)
+def test_a_stopped_solve_gives_the_exact_values_it_found(name: str, options: dict[str, Any], seed: int,
+                                                         played: int) -> None:
+    """A solve out of nodes raises with the actions it had solved, each with its full solve's
+    value, and more of them the more nodes it had (every kernel and adapter)."""
+    state = _position(name, options, seed, played)
+    full = solve(state)
+    found = []
+    for share in (0.3, 0.6, 0.9):
+        with pytest.raises(SolveTimeout, match="node limit") as stopped:
+            solve(state, node_limit=int(full.nodes * share))
+        values = stopped.value.values
+        assert set(values) < set(full.values)
+        assert all(full.values[action] == value for action, value in values.items())
+        found.append(len(values))
+    assert found == sorted(found) and found[-1] > 0
+
+
+def test_a_solve_stopped_in_threads_gives_what_every_thread_found() -> None:
+    """Two threads out of time: the values both found before the stop, each exact; the kernels'
+    own errors carry them by move code."""
+    from tricktaker.solver import tute as tute_adapter
+
+    state = _position("tute", {"players": 2}, 4, 12)
+    full = solve(state)
+    for time_limit in (0.005, 0.01, 0.02):
+        try:
+            solve(state, time_limit=time_limit, threads=2)
+        except SolveTimeout as stopped:
+            assert set(stopped.values) < set(full.values)
+            assert all(full.values[action] == value for action, value in stopped.values.items())
+    state = _position("tute", {}, 2, 4)
+    full = solve(state)
+    pos = tute_adapter.position(state)
+    every = Tables().points.values(pos)
+    with pytest.raises(TimeoutError, match="node limit") as kernel_stop:
+        Tables().points.values(pos, max_nodes=int(full.nodes * 0.9))
+    found = kernel_stop.value.found  # type: ignore[attr-defined]
+    assert found and set(found) < set(every) and all(every[m] == v for m, v in found.items())
+    values: dict[Any, int] = {}
+    solvers = [tables.points for tables in table_sets(2)]
+
+    def search(solver: Any, share: Any) -> dict[int, int]:
+        if solver is solvers[1]:
+            raise ValueError("lane 1 failed")  # at once: lane 0 is called off after its first move or so
+        return solver.values(pos, share=share)
+
+    with pytest.raises(ValueError, match="lane 1 failed"):
+        parallel.split_moves(solvers, search, lambda by_code: dict(by_code), values)
+    assert all(every[m] == v for m, v in values.items())
 
 
 def test_a_solve_refuses_a_bad_thread_count_and_a_node_limit_in_threads() -> None:

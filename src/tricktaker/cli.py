@@ -50,7 +50,7 @@ import tricktaker as tt
 
 from .bots import BOTS, DEFAULT_BOT, Bot, Oracle, make_bot, parse_bot, view_of
 from .bots.pimc import MAX_THREADS
-from .engine import JSON, Game, OptionError, State
+from .engine import JSON, Action, Game, OptionError, State
 from .record import RecordError
 from .tui import SCREENS, PlaySession, screen_class
 from .tui.screen import public
@@ -542,8 +542,22 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
     return 0
 
 
+def _values_table(state: State, values: dict[Action, int], units: str | None, best: set[Action]) -> Table:
+    """Every legal action of ``state`` with its value (``best`` in green; an action missing from
+    ``values``, which a stopped solve did not reach, as "not solved")."""
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("action")
+    table.add_column(f"value ({units})" if units else "value", justify="right")
+    for action in state.legal_actions():
+        style = "bold green" if action in best else ""
+        shown = Text(str(values[action]), style=style) if action in values else Text("not solved",
+                                                                                     style="dim")
+        table.add_row(Text(str(action), style=style), shown)
+    return table
+
+
 def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from .solver import SolveError, SolveTimeout, solve
+    from .solver import SolveError, SolveInterrupted, SolveTimeout, solve
 
     if args.time_limit is not None and not args.time_limit > 0:
         raise CliError(f"--time-limit must be positive seconds, not {args.time_limit}")
@@ -578,23 +592,25 @@ def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
     if facts:
         out.print(Text(", ".join(f"{k}: {v}" for k, v in facts.items())))
     started = time.perf_counter()
+    threads = f" in {args.threads} threads" if args.threads > 1 else ""
     try:
         solution = solve(state, time_limit=args.time_limit, threads=args.threads)
     except SolveError as exc:
         raise CliError(str(exc)) from None
-    except SolveTimeout:
-        raise CliError(f"no answer within --time-limit {args.time_limit:g} s "
-                       f"(stopped after {time.perf_counter() - started:.2f} s)") from None
+    except (SolveTimeout, SolveInterrupted) as exc:
+        # what was solved before the stop is exact: show it (the best of it is only the best so far)
+        elapsed = time.perf_counter() - started
+        why = f"--time-limit {args.time_limit:g} s" if isinstance(exc, SolveTimeout) else "Ctrl-C"
+        if exc.values:
+            out.print(_values_table(state, exc.values, None, set()))
+            found = (f"{len(exc.values)} of {len(state.legal_actions())} actions solved (their values "
+                     f"are exact), the others not")
+        else:
+            found = "no action solved yet"
+        out.print(Text(f"Stopped by {why} after {elapsed:.2f} s{threads}: {found}."))
+        return 130 if isinstance(exc, SolveInterrupted) else 1
     elapsed = time.perf_counter() - started
-    table = Table(box=box.SIMPLE_HEAD)
-    table.add_column("action")
-    table.add_column(f"value ({solution.units})", justify="right")
-    best = set(solution.best())
-    for action, value in solution.values.items():
-        style = "bold green" if action in best else ""
-        table.add_row(Text(str(action), style=style), Text(str(value), style=style))
-    out.print(table)
-    threads = f" in {args.threads} threads" if args.threads > 1 else ""
+    out.print(_values_table(state, solution.values, solution.units, set(solution.best())))
     out.print(Text(f"Seat {solution.mover} to play: value {solution.value} {solution.units} under "
                    f"best play by everyone (solved in {elapsed:.2f} s{threads}, "
                    f"{solution.nodes:,} search nodes)."))

@@ -29,15 +29,17 @@ A solve can be stopped: ``solve(state, time_limit=2.0)`` raises
 node_limit=10**6)`` once the search has visited a million nodes (the same
 node on every machine, under any load: a budget that keeps a bot
 deterministic), and Ctrl-C interrupts a solve running in the main thread
-(``KeyboardInterrupt``) within a fraction of a second.  Either way the solver
-stays usable: nothing half-searched is kept.
+(:class:`SolveInterrupted`, a ``KeyboardInterrupt``) within a fraction of a
+second.  Either way the solver stays usable (nothing half-searched is kept), and
+the error's ``values`` are the legal actions whose value was found before the
+stop, each exact: a position too big to solve in full still shows those.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -48,8 +50,8 @@ if TYPE_CHECKING:
     from .points import PointSolver
     from .tricks import TrickSolver
 
-__all__ = ["OBJECTIVES", "SOLVERS", "Solution", "SolveError", "SolveTimeout", "Tables", "made", "side_of",
-           "solve", "table_sets"]
+__all__ = ["OBJECTIVES", "SOLVERS", "Solution", "SolveError", "SolveInterrupted", "SolveTimeout", "Tables",
+           "made", "side_of", "solve", "table_sets"]
 
 
 class SolveError(IllegalActionError):
@@ -60,7 +62,23 @@ class SolveTimeout(TimeoutError):
     """A solve that reached its ``time_limit`` or ``node_limit`` before it had every value.
 
     A ``TimeoutError``, not a :class:`SolveError`: the state was fine, the budget was short.
+    ``values`` holds the legal actions the search had solved before it stopped, each with its
+    exact value (as in :attr:`Solution.values`; empty if it had solved none), so a position too
+    big for the budget can still show what was found.
     """
+
+    def __init__(self, message: str, values: Mapping[Action, int] | None = None) -> None:
+        super().__init__(message)
+        self.values: dict[Action, int] = dict(values or {})
+
+
+class SolveInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a solve (a ``KeyboardInterrupt``, so it ends a program as one does), with
+    ``values``: the legal actions solved before it, as :attr:`SolveTimeout.values`."""
+
+    def __init__(self, values: Mapping[Action, int] | None = None) -> None:
+        super().__init__()
+        self.values: dict[Action, int] = dict(values or {})
 
 
 @dataclass(frozen=True)
@@ -147,10 +165,11 @@ class Solver(Protocol):
     """A game adapter: solves one of its game's states in ``sets`` of tables (one: in this
     thread; several: a thread each, searching a share of the moves) by a ``time.monotonic()``
     deadline (or none) within ``max_nodes`` search nodes (0: no limit; each thread's search),
-    raising ``TimeoutError`` at either."""
+    raising ``TimeoutError`` at either (or ``KeyboardInterrupt`` at Ctrl-C), having first put
+    the legal actions solved by then into ``found``."""
 
     def __call__(self, state: State, sets: Sequence[Tables], deadline: float | None = None,
-                 max_nodes: int = 0) -> Solution: ...
+                 max_nodes: int = 0, found: dict[Action, int] | None = None) -> Solution: ...
 
 
 SOLVERS: dict[str, Solver] = {}
@@ -189,7 +208,9 @@ def solve(state: State, time_limit: float | None = None, node_limit: int | None 
     :class:`SolveTimeout` when ``time_limit`` seconds pass first (the time spent
     waiting for another thread's solve counts) or the search visits ``node_limit``
     nodes first (a node is one move tried by the search, counted the same on any
-    machine).  Safe to call from several threads: solves in the same ``tables`` (by default
+    machine); either way its ``values`` are the actions solved by then, each exact, and
+    Ctrl-C raises :class:`SolveInterrupted` (a ``KeyboardInterrupt``) with the same.  Safe to
+    call from several threads: solves in the same ``tables`` (by default
     the process's first set, :func:`table_sets`) take turns, solves in different sets run in
     parallel (see :class:`Tables`).
 
@@ -220,12 +241,17 @@ def solve(state: State, time_limit: float | None = None, node_limit: int | None 
         raise SolveError("the match is over: nothing to solve")
     sets = _sets_for(tables, threads)
     held = _hold(sets, deadline, time_limit)
+    found: dict[Action, int] = {}
     try:
-        return solver(state, sets, deadline=deadline, max_nodes=node_limit or 0)
+        return solver(state, sets, deadline=deadline, max_nodes=node_limit or 0, found=found)
     except TimeoutError:
         if deadline is not None and time.monotonic() >= deadline:
-            raise SolveTimeout(f"the solve did not finish within its time limit of {time_limit} s") from None
-        raise SolveTimeout(f"the solve did not finish within its node limit of {node_limit} nodes") from None
+            raise SolveTimeout(f"the solve did not finish within its time limit of {time_limit} s",
+                               found) from None
+        raise SolveTimeout(f"the solve did not finish within its node limit of {node_limit} nodes",
+                           found) from None
+    except KeyboardInterrupt:
+        raise SolveInterrupted(found) from None
     finally:
         for t in held:
             t.lock.release()

@@ -184,6 +184,28 @@ static int tt_watch_end(tt_watch *w) {
     return w->stop == TT_INTERRUPTED ? -1 : 0;
 }
 
+/* After a search stopped with an error set (tt_watch_end returned -1): attach the root moves it
+ * finished to that error as its ``found`` attribute, a dict of moves[i] -> values[i] for i < n,
+ * so that a caller can still give the exact values found before the stop.  Should the dict
+ * fail to build, the error is left as it was. */
+static void tt_attach_found(const i64 *moves, const i64 *values, int n) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *found = value != NULL ? PyDict_New() : NULL;
+    int ok = found != NULL;
+    for (int i = 0; ok && i < n; i++) {
+        PyObject *k = PyLong_FromLongLong(moves[i]), *v = PyLong_FromLongLong(values[i]);
+        ok = k != NULL && v != NULL && PyDict_SetItem(found, k, v) == 0;
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+    }
+    if (ok) ok = PyObject_SetAttrString(value, "found", found) == 0;
+    Py_XDECREF(found);
+    if (!ok) PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+}
+
 /* -- arguments: numpy arrays (or any buffer) of int64 / int32, written in place --------------- */
 
 /* A writable, C-contiguous buffer of ``itemsize``-byte items, with a clear error if ``obj`` is

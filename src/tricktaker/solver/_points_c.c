@@ -1374,7 +1374,7 @@ static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values, volatile i6
      * not on what the solver searched before (the table's older entries are never read) */
     for (int d = 0; d < x->depth; d++) W_(d, 36) = -1;
     i64 moves[MAX_MOVES], values[MAX_MOVES];
-    int ours[MAX_MOVES];
+    int ours[MAX_MOVES], known[MAX_MOVES];
     int nm = gen_moves(x, 0, -1, 1);
     for (int j = 0; j < nm; j++) moves[j] = M_(0, j);
     i64 legal = S_(0, F_PHASE) == PH_PLAY ? legal_cards(x, 0) : 0;
@@ -1396,9 +1396,15 @@ static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values, volatile i6
         }
         if (same >= 0) {
             ours[j] = ours[same];
+            known[j] = known[same];
             values[j] = values[same];
+        } else if (x->stop) {
+            /* stopped: the moves still to search stay unknown, but the equivalents of those
+             * already found are written out, so the caller gets every value the search has */
+            ours[j] = known[j] = 0;
         } else {
             ours[j] = !share || slot == taken;
+            known[j] = 0;
             slot++;
             if (ours[j]) {
                 i64 g = apply_move(x, 0, mv);
@@ -1407,14 +1413,15 @@ static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values, volatile i6
                     v = g;
                 } else {
                     v = g + exact(x, 1, guess - g);
-                    if (x->stop) return -1;
+                    if (x->stop) continue;
                 }
                 values[j] = v;
+                known[j] = 1;
                 guess = v;
                 if (share) taken = tt_take(share);
             }
         }
-        if (ours[j]) {
+        if (ours[j] && known[j]) {
             out_moves[n] = mv;
             out_values[n] = values[j];
             n++;
@@ -1598,7 +1605,8 @@ PyDoc_STRVAR(root_values_doc,
 "limit) stops it with TimeoutError; signals runs Python's signal handlers now and then, so\n"
 "Ctrl-C stops it (pass whether this is the main thread); max_nodes (<= 0: no limit) stops it\n"
 "with TimeoutError once it has visited that many nodes.  A stopped search stores nothing\n"
-"more in the table.  share (None: every move; else an int64 array of 2 shared by searches of\n"
+"more in the table, and its error's found attribute holds the moves it had finished\n"
+"(move -> gain, a dict).  share (None: every move; else an int64 array of 2 shared by searches of\n"
 "this position in other threads) gives this search only the moves it takes from share[1], and\n"
 "share[0] set non-zero stops it with TimeoutError.");
 
@@ -1657,7 +1665,10 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the search went deeper than its stack");
         goto fail;
     }
-    if (tt_watch_end(&w) < 0) goto fail;
+    if (tt_watch_end(&w) < 0) {
+        tt_attach_found(out_moves, out_values, n);
+        goto fail;
+    }
     release(&b);
     return PyLong_FromLong(n);
 fail:

@@ -1082,10 +1082,11 @@ static i64 pos_estimate(const Search *S, const Pos *p) {
 }
 
 /* TrickSolver.card_values: each legal card's value, searched for one card of each run of
- * equivalent cards (in moves_of's order), the others copied; cards[] and values[] in that order.
- * Returns how many, or negative when stopped. */
+ * equivalent cards (in moves_of's order), the others copied; cards[] and values[] in that order,
+ * *count of them.  Returns 0, or negative when stopped (-1) or no seat can play (-2); after a
+ * stop, the cards found so far (and their equivalents) are still in cards[] and values[]. */
 static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64 *cards, i64 *values,
-                           volatile i64 *share) {
+                           volatile i64 *share, int *count) {
     u64 nodes = 0;
     i64 reps[MAX_MOVES], scores[MAX_MOVES];
     int mover = to_move(S, p);
@@ -1097,7 +1098,7 @@ static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64
     int have_suit[4] = {0, 0, 0, 0};
     i64 seen[64];
     memset(seen, 0, sizeof seen);
-    int n = 0;
+    int n = 0, failed = 0;
     i64 taken = share ? tt_take(share) : 0; /* with a share, the card to search next (tt_take) */
     for (int i = 0; i < nr; i++) {
         if (share && i != taken) continue; /* another search's card */
@@ -1106,8 +1107,8 @@ static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64
         i64 gained = pos_child(S, p, bit, &c);
         int suit = suit_of(bit);
         i64 v;
-        int r = pos_value(S, stats, &c, (have_suit[suit] ? by_suit[suit] : guess) - gained, w, &nodes, &v);
-        if (r < 0) return r;
+        failed = pos_value(S, stats, &c, (have_suit[suit] ? by_suit[suit] : guess) - gained, w, &nodes, &v);
+        if (failed < 0) break;
         v += gained;
         by_suit[suit] = v;
         have_suit[suit] = 1;
@@ -1119,7 +1120,7 @@ static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64
         if (seen[v] >= (guess >= 0 && guess < 64 ? seen[guess] : 0)) guess = v;
     }
     /* the other legal cards: each takes the value of a searched card it is equivalent to (of
-     * this search's; with a share, the others' go with theirs) */
+     * this search's; with a share, the others' go with theirs; after a stop, of those found) */
     int searched = n;
     i64 hand = p->hands[mover];
     i64 live = p->hands[0] | p->hands[1] | p->hands[2] | p->hands[3] | p->table;
@@ -1144,7 +1145,8 @@ static int pos_card_values(Search *S, i64 *stats, const Pos *p, tt_watch *w, i64
             }
         }
     }
-    return n;
+    *count = n;
+    return failed;
 }
 
 /* -- Python interface --------------------------------------------------------------------- */
@@ -1406,7 +1408,8 @@ PyDoc_STRVAR(card_values_doc,
 "The GIL is released for the whole call; time_left, signals and max_nodes (for the whole call) as for search().\n"
 "share (None: every card; else an int64 array of 2 shared by searches of this position in other\n"
 "threads) gives this search only the cards it takes from share[1], and share[0] set non-zero stops\n"
-"it with TimeoutError.");
+"it with TimeoutError.  A stopped search's error has a found attribute: the cards it had\n"
+"finished, each with its value (a dict, as returned).");
 
 static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
@@ -1441,13 +1444,17 @@ static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_
     tt_watch w;
     tt_watch_begin(&w, P.time_left, P.signals, 0, P.max_nodes);
     w.call_off = share ? &share[TT_SHARE_CALL_OFF] : NULL;
-    int n = pos_card_values(S, P.stats, &root, &w, cards, values, share);
+    int n = 0;
+    int r = pos_card_values(S, P.stats, &root, &w, cards, values, share, &n);
     int stopped = tt_watch_end(&w);
     PyMem_RawFree(S);
     position_release(&P);
     if (share_held) PyBuffer_Release(&share_view);
-    if (stopped < 0) return NULL;
-    if (n < 0) return no_play();
+    if (stopped < 0) {
+        tt_attach_found(cards, values, n);
+        return NULL;
+    }
+    if (r < 0) return no_play();
     PyObject *out = PyDict_New();
     if (!out) return NULL;
     for (int i = 0; i < n; i++) {

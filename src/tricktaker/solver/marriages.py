@@ -42,7 +42,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..cards import PIQUET_36, SHORT_24, Card, Suit
-from ..engine import JSON, State
+from ..engine import JSON, Action, State
 from ..games.huutopussi import HuutopussiState
 from ..games.marjapussi import MarjapussiState
 from ..games.marriages import ANSWER_PHASE, PAIRS, PLAY_PHASE, STRENGTH, MarriageState
@@ -66,11 +66,11 @@ SUIT_BY_LETTER = {s.letter: s.index for s in PIQUET_36.suits}
 
 
 def solve_marriages(state: State, sets: Sequence[Tables], deadline: float | None = None,
-                    max_nodes: int = 0) -> Solution:
+                    max_nodes: int = 0, found: dict[Action, int] | None = None) -> Solution:
     """The value of a Marjapussi-family or Huutopussi state in the play phase for the side to
     move, searched in ``sets`` (a thread each)."""
     units = HUUTOPUSSI_UNITS if isinstance(state, HuutopussiState) else FAMILY_UNITS
-    return solution(state, position(state), units, [t.points for t in sets], deadline, max_nodes)
+    return solution(state, position(state), units, [t.points for t in sets], deadline, max_nodes, found)
 
 
 def side_of(state: State, seat: int) -> int:

@@ -36,7 +36,7 @@ from typing import Protocol, TypeVar
 import numpy as np
 
 from .. import solver as _package
-from ..engine import State
+from ..engine import Action, State
 from . import Solution, SolveTimeout, Tables, table_sets
 
 __all__ = ["MAX_THREADS", "PARALLEL_NODES", "fits", "map_in_threads", "solve_worlds", "split_moves"]
@@ -247,11 +247,13 @@ class _Counted(Protocol):
 S = TypeVar("S", bound=_Counted)
 
 
-def split_moves(solvers: Sequence[S], search: Callable[[S, np.ndarray | None], dict[int, int]]
-                ) -> tuple[dict[int, int], int]:
-    """One position's move values, searched by ``solvers`` (each of its own set of tables) in a
-    thread each at once, merged, and the search nodes they cost: ``search(solver, share)`` in
-    each lane (the first in this thread, where Ctrl-C reaches a search).
+def split_moves(solvers: Sequence[S], search: Callable[[S, np.ndarray | None], dict[int, int]],
+                actions: Callable[[dict[int, int]], dict[Action, int]],
+                found: dict[Action, int] | None = None) -> tuple[dict[Action, int], int]:
+    """One position's action values, searched by ``solvers`` (each of its own set of tables) in a
+    thread each at once, and the search nodes they cost: ``search(solver, share)`` in each lane
+    (the first in this thread, where Ctrl-C reaches a search) gives move values by the kernel's
+    codes, merged and turned into the values of actions by ``actions``.
 
     The lanes' searches share ``share``, an int64 array of two (the kernels' ``tt_share``): each
     walks the position's moves in the same order and searches those it takes from the shared
@@ -259,14 +261,13 @@ def split_moves(solvers: Sequence[S], search: Callable[[S, np.ndarray | None], d
     lane and a lane that finishes early takes more.  The first lane to fail (out of time,
     Ctrl-C, an error) calls the others off through the array's first item; this returns, or
     raises that first failure, only once every lane has stopped, so no set of tables is still in
-    use.  One solver searches every move with no array.
+    use.  Before it raises, ``found`` (if given) gets the values every lane had found (a stopped
+    kernel search gives them as its error's ``found``): each exact, so a solve that ran out of
+    time can still show them.  One solver searches every move with no array.
     """
     start = sum(solver.nodes for solver in solvers)
-    if len(solvers) == 1:
-        values = search(solvers[0], None)
-        return values, solvers[0].nodes - start
     threads = len(solvers)
-    share = np.zeros(2, dtype=np.int64)
+    share = np.zeros(2, dtype=np.int64) if threads > 1 else None
     results: list[dict[int, int]] = [{} for _ in range(threads)]
     failures: list[BaseException] = []
     lock = threading.Lock()
@@ -275,22 +276,27 @@ def split_moves(solvers: Sequence[S], search: Callable[[S, np.ndarray | None], d
         try:
             results[lane] = search(solvers[lane], share)
         except BaseException as exc:
+            results[lane] = dict(getattr(exc, "found", {}))
             with lock:
                 if not failures:  # the first failure; the others' follow from calling them off
                     failures.append(exc)
-                share[0] = 1
+                if share is not None:
+                    share[0] = 1
 
     futures = [_pool().submit(run, lane) for lane in range(1, threads)]
     try:
         run(0)
         wait(futures)
     except BaseException:  # Ctrl-C outside a search: call the others off, and wait for them
-        share[0] = 1
+        if share is not None:
+            share[0] = 1
         wait(futures)
         raise
-    if failures:
-        raise failures[0]
     merged: dict[int, int] = {}
     for values in results:
         merged.update(values)
-    return merged, sum(solver.nodes for solver in solvers) - start
+    if failures:
+        if found is not None:
+            found.update(actions(merged))
+        raise failures[0]
+    return actions(merged), sum(solver.nodes for solver in solvers) - start

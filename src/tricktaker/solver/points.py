@@ -227,26 +227,34 @@ def shared_solver() -> PointSolver:
 
 
 def solution(state: State, pos: PointPosition, units: str, solvers: Sequence[PointSolver],
-             deadline: float | None = None, max_nodes: int = 0) -> Solution:
+             deadline: float | None = None, max_nodes: int = 0,
+             found: dict[Action, int] | None = None) -> Solution:
     """Solve ``pos`` (built from ``state``) and give each of the state's legal actions its
     value: with one solver, or with several at once, each in a thread of its own searching a
     share of the moves (:func:`~tricktaker.solver.parallel.split_moves`).
 
     ``deadline`` (a :func:`time.monotonic` instant, or None) stops the search
     with :class:`TimeoutError` once it passes, and so does ``max_nodes`` (0: no limit; for each
-    solver's search).
+    solver's search); ``found`` then gets the values of the actions solved before the stop.
     """
     from .parallel import split_moves
 
-    values, nodes = split_moves(solvers, lambda solver, share: solver.values(pos, deadline, max_nodes, share))
     legal = state.legal_actions()
-    out: dict[Action, int] = {}
-    for action in legal:
-        code = pos.codes.get(action)
-        if code is None or code not in values:
-            raise SolveError(f"internal: the point solver does not know the legal action {action}")
-        out[action] = values[code]
-    if len(values) != len(legal):
+
+    def actions(by_code: dict[int, int]) -> dict[Action, int]:
+        """The legal actions' values from the search's (those it has)."""
+        values: dict[Action, int] = {}
+        for action in legal:
+            code = pos.codes.get(action)
+            if code is None:
+                raise SolveError(f"internal: the point solver does not know the legal action {action}")
+            if code in by_code:
+                values[action] = by_code[code]
+        return values
+
+    out, nodes = split_moves(solvers, lambda solver, share: solver.values(pos, deadline, max_nodes, share),
+                             actions, found)
+    if len(out) != len(legal):
         raise SolveError("internal: the point solver's moves differ from the legal actions")
     mover = state.current_player
     assert mover is not None

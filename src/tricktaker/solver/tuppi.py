@@ -77,12 +77,13 @@ def _position(state: State, obs: dict[str, Any]) -> tuple[TrickPosition, bool]:
 
 
 def solve_tuppi(state: State, sets: Sequence[Tables], deadline: float | None = None,
-                max_nodes: int = 0) -> Solution:
+                max_nodes: int = 0, found: dict[Action, int] | None = None) -> Solution:
     """Solve a Tuppi world in its play phase (see the module docstring for the units), in
     ``sets`` (a thread each, searching a share of the cards: :func:`.parallel.split_moves`).
 
     ``deadline`` (a ``time.monotonic()`` instant) raises ``TimeoutError`` once it passes, and so
-    does visiting ``max_nodes`` search nodes (0: no limit; for each thread's search).
+    does visiting ``max_nodes`` search nodes (0: no limit; for each thread's search); ``found``
+    then gets the values of the cards solved before the stop.
     """
     obs = state.observation(None)
     pos, low_aces = _position(state, obs)
@@ -91,17 +92,26 @@ def solve_tuppi(state: State, sets: Sequence[Tables], deadline: float | None = N
     solvers = [t.tricks for t in sets]
     for solver in solvers:
         solver.new_search()
-    by_bit, nodes = split_moves(solvers, lambda solver, share: solver.card_values(pos, deadline, max_nodes,
-                                                                                   share))
-    values: dict[Action, int] = {}
-    for action in state.legal_actions():
-        bit = _low_aces(action.mask) if low_aces else action.mask
-        v = by_bit[bit]
-        if low_aces:
-            # the search counts whether the soloist takes a trick (>= 1): the rami side's win
-            v = min(v, 1)
-            v = v if mover % 2 == pos.maxside else 1 - v
-        values[action] = v
+
+    def actions(by_bit: dict[int, int]) -> dict[Action, int]:
+        """The legal cards' values from the search's (those it has)."""
+        values: dict[Action, int] = {}
+        for action in state.legal_actions():
+            bit = _low_aces(action.mask) if low_aces else action.mask
+            if bit not in by_bit:
+                continue
+            v = by_bit[bit]
+            if low_aces:
+                # the search counts whether the soloist takes a trick (>= 1): the rami side's win
+                v = min(v, 1)
+                v = v if mover % 2 == pos.maxside else 1 - v
+            values[action] = v
+        return values
+
+    values, nodes = split_moves(solvers, lambda solver, share: solver.card_values(pos, deadline, max_nodes,
+                                                                                   share), actions, found)
+    if len(values) != len(state.legal_actions()):
+        raise SolveError("internal: the trick solver's cards differ from the legal actions")
     units = {"rami": "tricks", "nolo": "opponents' tricks"}.get(str(obs["contract"]), "sooli won")
     return Solution(mover, max(values.values()), values, units, nodes)
 

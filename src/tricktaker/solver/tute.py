@@ -41,7 +41,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..cards import SPANISH_40
-from ..engine import JSON, State
+from ..engine import JSON, Action, State
 from ..games import tute as game
 from ..games.tute import TuteState
 from . import OBJECTIVES, SOLVERS, Solution, SolveError, Tables
@@ -65,10 +65,10 @@ def _suit_index(letter: str) -> int:
 
 
 def solve_tute(state: State, sets: Sequence[Tables], deadline: float | None = None,
-               max_nodes: int = 0) -> Solution:
+               max_nodes: int = 0, found: dict[Action, int] | None = None) -> Solution:
     """The value of a Tute state in the play phase (``play`` or ``declare``) for the side to move,
     searched in ``sets`` (a thread each)."""
-    return solution(state, position(state), UNITS, [t.points for t in sets], deadline, max_nodes)
+    return solution(state, position(state), UNITS, [t.points for t in sets], deadline, max_nodes, found)
 
 
 def position(state: State) -> PointPosition:
