@@ -162,3 +162,31 @@ def test_the_oracles_candidates_played_out_in_threads_choose_as_one_thread_does(
         OracleBot(threads=0)
     with pytest.raises(bots_module.BotSpecError, match="oracle option threads"):
         bots_module.parse_bot("oracle:threads=65")
+
+
+def test_the_oracles_card_play_and_playouts_share_its_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card-play decision and each card of a double-dummy playout are solved in the oracle's
+    ``threads`` (``solve(threads=...)``): the same values, so the same cards and rewards."""
+    import tricktaker.solver as solver
+
+    asked: list[int] = []
+    real = solver.solve
+
+    def spying_solve(state: State, *args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("threads", 1))
+        return real(state, *args, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", spying_solve)
+    state = tt.new_game("tute").new_hand(seed=2)
+    rng = random.Random(2)
+    while state.phase != "play":
+        state.apply(state.legal_actions()[-1])
+    for _ in range(6):
+        state.apply(rng.choice(state.legal_actions()))
+    rewards, cards = [], []
+    for threads in (1, 2):
+        asked.clear()
+        cards.append(OracleBot(seed=1, threads=threads).act_on_truth(state.clone()))
+        rewards.append(dd_playout(state.clone(), random.Random(5), 30.0, threads=threads))
+        assert asked and set(asked) == {threads}
+    assert cards[0] == cards[1] and rewards[0] == rewards[1]

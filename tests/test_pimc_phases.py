@@ -123,6 +123,29 @@ def test_phases_solve_replays_exactly_from_a_seed() -> None:
     assert len(picks) == 1
 
 
+def test_phases_solve_in_threads_scores_every_world_as_one_thread_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``threads`` splits each world's solve from the first card between threads: the same
+    rewards world by world, so the same choice."""
+    import tricktaker.bots.pimc as pimc
+
+    seen: dict[int, list[list[list[float]]]] = {1: [], 2: []}
+    real = pimc._solved_world
+
+    def spying(*args: object) -> list[list[float]]:
+        rewards = real(*args)  # type: ignore[arg-type]
+        seen[args[-1]].append(rewards)  # type: ignore[index]
+        return rewards
+
+    monkeypatch.setattr(pimc, "_solved_world", spying)
+    state = tt.new_game("tuppi").new_hand(seed=4)
+    view = view_of(state, state.current_player)
+    picks = [make_bot(f"pimc:phases=solve:worlds=4:phase_time=60:threads={threads}", seed=9).act(view)
+             for threads in (1, 2)]
+    assert picks[0] == picks[1]
+    assert seen[1] and seen[1] == seen[2]
+
+
 def test_phases_solve_is_pimc_unchanged_where_no_decision_comes_before_play(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Bondtolva has no decision before card play that the solver does not take already: the

@@ -370,7 +370,8 @@ def par_of(start: State, candidates: int = 4, playout_time: float = 0.2,
            time_limit: float | None = 2.0, threads: int = 1) -> Outcome:
     """The par of the hand ``start`` is at the beginning of: the contract the oracle reaches
     bidding every seat on the true deal, and what it scores played out double dummy.  Each
-    bid's candidates are played out in ``threads`` threads at once."""
+    bid's candidates are played out in ``threads`` threads at once, and the contract's play is
+    solved card by card in as many."""
     import random
 
     from .bots.oracle import OracleBot, dd_playout
@@ -385,7 +386,8 @@ def par_of(start: State, candidates: int = 4, playout_time: float = 0.2,
         assert seat is not None
         state.apply(oracles[seat].act_on_truth(state.clone()), seat=seat)
     contract = _contract(state)
-    dd_playout(state, random.Random(number), playout_time if time_limit is None else time_limit)
+    dd_playout(state, random.Random(number), playout_time if time_limit is None else time_limit,
+               threads=threads)
     return Outcome(contract, _points(state))
 
 

@@ -58,16 +58,16 @@ def _hand_size(state: State) -> int:
 
 
 def solved_best(state: State, time_limit: float, preferred: Action | None,
-                tables: Tables | None = None) -> Action | None:
+                tables: Tables | None = None, threads: int = 1) -> Action | None:
     """A double-dummy best action of ``state`` (``preferred`` if it is one), solved in ``tables``
-    (:func:`~tricktaker.solver.solve`'s own by default), or None.
+    (:func:`~tricktaker.solver.solve`'s own by default) and ``threads`` threads, or None.
 
     None when the solver does not take this phase or takes longer than ``time_limit``.
     """
     from ..solver import SolveError, SolveTimeout, solve
 
     try:
-        solution = solve(state, time_limit=time_limit, tables=tables)
+        solution = solve(state, time_limit=time_limit, tables=tables, threads=threads)
     except (SolveError, SolveTimeout):
         return None
     best = solution.best()
@@ -75,9 +75,9 @@ def solved_best(state: State, time_limit: float, preferred: Action | None,
 
 
 def dd_playout(state: State, rng: random.Random, solve_time: float,
-               tables: Tables | None = None) -> list[float]:
-    """Play ``state`` (owned by the caller) to the end of its hand, solving in ``tables``; each
-    side's reward.
+               tables: Tables | None = None, threads: int = 1) -> list[float]:
+    """Play ``state`` (owned by the caller) to the end of its hand, solving in ``tables`` and
+    ``threads`` threads; each side's reward.
 
     Every seat plays the solver's best action where a solve finishes within
     ``solve_time`` seconds, else the ``rules`` choice.  After a solve runs out
@@ -92,7 +92,7 @@ def dd_playout(state: State, rng: random.Random, solve_time: float,
         if len(state.legal_actions()) > 1:
             size = _hand_size(state)
             if retry_below is None or size < retry_below:
-                action = solved_best(state, solve_time, preferred, tables)
+                action = solved_best(state, solve_time, preferred, tables, threads)
                 if action is None:
                     retry_below = size
         state.apply(action if action is not None else preferred)
@@ -108,7 +108,8 @@ class OracleBot(Oracle):
     the most actions played out in a phase the solver does not take (the
     ``rules`` choice and a seeded sample of the rest); ``threads``: how many of those
     candidates are played out at once, each in a thread and a set of tables of its own (the
-    same playouts; a solve near its time limit may finish in one run and not in another).
+    same playouts; a solve near its time limit may finish in one run and not in another), and
+    how many threads a card-play solve shares (``solve(threads=...)``: the same values).
     """
 
     name = "oracle"
@@ -134,7 +135,7 @@ class OracleBot(Oracle):
 
         preferred = _rules_choice(state, self._rng)
         try:
-            solution = solve(state, time_limit=self.time)
+            solution = solve(state, time_limit=self.time, threads=self.threads)
         except SolveTimeout:
             self.fallbacks += 1
             return preferred

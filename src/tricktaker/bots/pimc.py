@@ -410,7 +410,8 @@ class PimcBot(Bot):
     ``min_worlds``: the fewest worlds it must solve within that (or ``time``), else it is
     rolled out instead; ``unsolved_play``: ``rollout`` or ``rules``, how a card play is chosen
     that is not solved (none: the game's :data:`UNSOLVED_PLAY`; ``stock_play`` is its old name);
-    ``threads``: the threads a card-play decision's worlds are solved in (:data:`THREADS`).
+    ``threads``: the threads a card-play decision's worlds are solved in (:data:`THREADS`), and
+    with ``phases=solve`` the threads each world's solve from the first card shares.
     """
 
     name = "pimc"
@@ -555,7 +556,7 @@ class PimcBot(Bot):
                 if phase_solving:
                     limit = self.phase_time if deadline is None else \
                         max(min(self.phase_time, deadline - clock.perf_counter()), 1e-3)
-                    results = _solved_world(world, choices, rollout, luck, limit)
+                    results = _solved_world(world, choices, rollout, luck, limit, self.threads)
                     rewards = [result[side] for result in results]
                 else:
                     rewards = []
@@ -577,7 +578,7 @@ class PimcBot(Bot):
 
 
 def _solved_world(world: State, choices: list[Action], rollout: Rollout, luck: int,
-                  time_limit: float) -> list[list[float]]:
+                  time_limit: float, threads: int = 1) -> list[list[float]]:
     """Each candidate's rewards in ``world``: solved from the first card where every candidate's
     hand is (:func:`~tricktaker.bots.playout.solved_playout`), else all rolled out.
 
@@ -602,7 +603,8 @@ def _solved_world(world: State, choices: list[Action], rollout: Rollout, luck: i
         solved: dict[tuple[Any, ...], list[float] | None] = {}
         for key, child in zip(keys, starts, strict=True):
             if key not in solved:
-                solved[key] = solved_playout(child.clone(), rollout, random.Random(luck), time_limit)
+                solved[key] = solved_playout(child.clone(), rollout, random.Random(luck), time_limit,
+                                             threads=threads)
                 if solved[key] is None:
                     break
         else:

@@ -140,7 +140,8 @@ def solves_whole_hand(game: str, contract: object) -> bool:
 
 
 def solved_playout(state: State, rollout: Rollout, rng: random.Random,
-                   time_limit: float | None, tables: Tables | None = None) -> list[float] | None:
+                   time_limit: float | None, tables: Tables | None = None,
+                   threads: int = 1) -> list[float] | None:
     """Play ``state`` (owned by the caller) to its first card with ``rollout``, then solve the play.
 
     Each side's reward for the hand (as :func:`play_out` gives it) when the hand
@@ -151,7 +152,7 @@ def solved_playout(state: State, rollout: Rollout, rng: random.Random,
     result.  None when the contract is not solved or the solve runs out of
     time; ``state`` is then left at its first card, where the caller may go on
     (by rollouts, or the oracle's double-dummy playout).  ``tables``: the set of tables to
-    solve in (:func:`tricktaker.solver.solve`'s own by default).
+    solve in (:func:`tricktaker.solver.solve`'s own by default), the first of ``threads``.
     """
     from ..solver import SolveError, SolveTimeout, solve
 
@@ -165,7 +166,7 @@ def solved_playout(state: State, rollout: Rollout, rng: random.Random,
     if not solves_whole_hand(state.game.name, getattr(state, "contract", None)):
         return None
     try:
-        solution = solve(state, time_limit=time_limit, tables=tables)
+        solution = solve(state, time_limit=time_limit, tables=tables, threads=threads)
     except (SolveError, SolveTimeout):
         return None
     points = state.solved_hand_points(solution.value)  # type: ignore[attr-defined]
