@@ -202,7 +202,8 @@ class PointSolver:
         shared with searches of the same position in other threads:
         :func:`~tricktaker.solver.parallel.split_moves`) gives this search only the moves it
         takes, each with the moves equivalent to it; its first item set stops the search with
-        :class:`TimeoutError`.
+        :class:`TimeoutError`.  A stopped search's error has a ``found`` attribute: the moves it
+        had solved, as returned.
         """
         self._stats[K.S_GEN] += 1  # a new objective: forget every stored bound
         self._rows[0, :] = pos.row

@@ -257,7 +257,8 @@ class TrickSolver:
         ``share`` (an int64 array of two, shared with searches of the same position in other
         threads: :func:`~tricktaker.solver.parallel.split_moves`) gives this search only the
         cards it takes, each with the cards equivalent to it; its first item set stops the
-        search with ``TimeoutError``.
+        search with ``TimeoutError``.  A stopped search's error (``TimeoutError`` or
+        ``KeyboardInterrupt``) has a ``found`` attribute: the cards it had solved, as returned.
         """
         args = self._kernel_args(pos)
         with self._lock:
