@@ -289,6 +289,24 @@ def test_a_search_sharing_a_position_takes_only_the_moves_left_to_it() -> None:
     check(lambda share: tricks.card_values(trick_pos, share=share))
 
 
+def test_the_threads_of_one_position_search_one_table() -> None:
+    """Both kernels' lanes search the first lane's table (a bound one stores serves the others,
+    under the share's locks): the second set's own table stays empty whatever its search took,
+    and the values are one thread's."""
+    from tricktaker.solver import tuppi as tuppi_adapter
+    from tricktaker.solver import tute as tute_adapter
+
+    for name, adapter, table_of, options, seed, played in (
+            ("tute", tute_adapter.solve_tute, lambda t: t.points._keys, {}, 2, 4),
+            ("tuppi", tuppi_adapter.solve_tuppi, lambda t: t.tricks._table, {}, 1, 0)):
+        state = _position(name, options, seed, played)
+        lanes = [Tables(), Tables()]
+        split = adapter(state, lanes)
+        assert split.values == solve(state).values
+        assert split.nodes == lanes[0].nodes + lanes[1].nodes > 0
+        assert table_of(lanes[0]).any() and not table_of(lanes[1]).any()
+
+
 def test_a_search_is_called_off_through_its_share() -> None:
     import numpy as np
 

@@ -232,8 +232,15 @@ static int tt_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const 
  * to fail sets it); share[TT_SHARE_NEXT] counts the root's moves to search taken so far.  Each
  * search walks the root's moves in the same order and searches those it takes (tt_take), so a
  * search that finishes early takes more.  The argument is None (no sharing: every move) or such
- * an array; *held says whether view needs releasing. */
-enum { TT_SHARE_CALL_OFF = 0, TT_SHARE_NEXT = 1, TT_SHARE_SIZE = 2 };
+ * an array; *held says whether view needs releasing.
+ *
+ * An array of TT_SHARE_LOCKED_SIZE items also holds TT_LOCKS spin locks, each on a cache line of
+ * its own (TT_LOCK_STRIDE items apart, from TT_SHARE_LOCKS): searches that share one
+ * transposition table take the lock of a bucket's stripe (tt_lock) around every read and write
+ * of its entries, so none reads an entry half written by another. */
+enum { TT_SHARE_CALL_OFF = 0, TT_SHARE_NEXT = 1, TT_SHARE_SIZE = 2, TT_SHARE_LOCKS = 8,
+       TT_LOCK_STRIDE = 8, TT_LOCKS = 1024 };
+#define TT_SHARE_LOCKED_SIZE (TT_SHARE_LOCKS + TT_LOCKS * TT_LOCK_STRIDE)
 
 static inline int tt_share_arg(PyObject *obj, Py_buffer *view, int *held, volatile i64 **share) {
     *held = 0;
@@ -248,6 +255,40 @@ static inline int tt_share_arg(PyObject *obj, Py_buffer *view, int *held, volati
     *held = 1;
     *share = (volatile i64 *)view->buf;
     return 0;
+}
+
+/* The spin locks of a share of ``items`` items, or NULL when it holds none. */
+static inline volatile i64 *tt_share_locks(volatile i64 *share, Py_ssize_t items) {
+    return share != NULL && items >= TT_SHARE_LOCKED_SIZE ? &share[TT_SHARE_LOCKS] : NULL;
+}
+
+/* Take (tt_lock) and give back (tt_unlock) the lock of the stripe that ``bucket`` falls in, in
+ * ``locks`` (tt_share_locks; NULL: the table is this search's own, and nothing is locked).  A
+ * lock is held only for the few reads or writes of one bucket's entries, so a spin is short. */
+TT_INLINE void tt_lock(volatile i64 *locks, u64 bucket) {
+    if (locks == NULL) return;
+    volatile i64 *l = &locks[(bucket & (TT_LOCKS - 1)) * TT_LOCK_STRIDE];
+#if defined(_MSC_VER)
+    while (_InterlockedExchange64((volatile __int64 *)l, 1) != 0)
+        while (*l != 0) YieldProcessor();
+#else
+    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) != 0)
+        while (__atomic_load_n(l, __ATOMIC_RELAXED) != 0) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+#endif
+}
+
+TT_INLINE void tt_unlock(volatile i64 *locks, u64 bucket) {
+    if (locks == NULL) return;
+    volatile i64 *l = &locks[(bucket & (TT_LOCKS - 1)) * TT_LOCK_STRIDE];
+#if defined(_MSC_VER)
+    _InterlockedExchange64((volatile __int64 *)l, 0);
+#else
+    __atomic_store_n(l, 0, __ATOMIC_RELEASE);
+#endif
 }
 
 /* The number of the next root move to search that no other search has taken (from 0). */

@@ -69,6 +69,7 @@ typedef struct {
     int rising[2];   /* by table (C_PTS, C_PIPS): whether no card of a suit carries more than one above it */
     u64 tmask;       /* table size - 1 */
     i64 gen;         /* the table's generation (stats[S_GEN]) */
+    volatile i64 *locks; /* the table's locks when searches in other threads share it (else NULL) */
     u64 nodes;
     int depth;       /* rows in S, M, SC, W */
     int first_row;   /* the first row searched (its work row is this search's) */
@@ -1245,6 +1246,8 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         /* a cut by these bounds needs no wait for the entry */
         if (ub <= alpha) return ub;
         if (beta <= mine) return mine;
+        u64 bucket = (u64)slot >> 1;
+        tt_lock(x->locks, bucket);
         int found = entry_holds(x, tk, tb, k);
         if (!found) {
             i64 *tk2 = tk + KEY_WORDS;
@@ -1262,9 +1265,10 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         }
         if (found) {
             i64 lb_t = tb[TB_LB], ub_t = tb[TB_UB];
+            first = (tb[TB_MOVE] & ((1 << TB_MOVE_BITS) - 1)) - 1;
+            tt_unlock(x->locks, bucket);
             if (lb_t >= beta) return lb_t;
             if (ub_t <= alpha) return ub_t;
-            first = (tb[TB_MOVE] & ((1 << TB_MOVE_BITS) - 1)) - 1;
         } else {
             int live = 0;
             for (int seat = 0; seat < R_(R_N); seat++) live += popcount(S_(d, seat));
@@ -1273,6 +1277,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             tb[TB_LB] = (int32_t)mine;
             tb[TB_UB] = (int32_t)ub;
             tb[TB_MOVE] = live << TB_MOVE_BITS;
+            tt_unlock(x->locks, bucket);
         }
     }
     int nm = gen_moves(x, d, first, 0);
@@ -1312,10 +1317,14 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             }
         }
     }
-    if (slot >= 0 && entry_holds(x, tk, tb, k)) {
-        if (best < beta && best < tb[TB_UB]) tb[TB_UB] = (int32_t)best;
-        if (best > alpha && best > tb[TB_LB]) tb[TB_LB] = (int32_t)best;
-        tb[TB_MOVE] = (int32_t)((tb[TB_MOVE] & ~((1 << TB_MOVE_BITS) - 1)) | (best_move + 1));
+    if (slot >= 0) {
+        tt_lock(x->locks, (u64)slot >> 1);
+        if (entry_holds(x, tk, tb, k)) {
+            if (best < beta && best < tb[TB_UB]) tb[TB_UB] = (int32_t)best;
+            if (best > alpha && best > tb[TB_LB]) tb[TB_LB] = (int32_t)best;
+            tb[TB_MOVE] = (int32_t)((tb[TB_MOVE] & ~((1 << TB_MOVE_BITS) - 1)) | (best_move + 1));
+        }
+        tt_unlock(x->locks, (u64)slot >> 1);
     }
     return best;
 }
@@ -1639,7 +1648,11 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     if (!(out_moves = arg(&b, oom, 8, "out_moves", MAX_MOVES, 0, NULL))) goto fail;
     if (!(out_values = arg(&b, oov, 8, "out_values", MAX_MOVES, 0, NULL))) goto fail;
     volatile i64 *share = NULL;
-    if (oshare != Py_None && !(share = arg(&b, oshare, 8, "share", TT_SHARE_SIZE, 0, NULL))) goto fail;
+    x->locks = NULL;
+    if (oshare != Py_None) {
+        if (!(share = arg(&b, oshare, 8, "share", TT_SHARE_SIZE, 0, NULL))) goto fail;
+        x->locks = tt_share_locks(share, b.views[b.n - 1].len / 8);
+    }
     if (check_row(x, 0) < 0) goto fail;
     x->tmask = (u64)tk_rows - 1;
     {
@@ -1797,7 +1810,7 @@ static const struct {
     LAYOUT(MV_ANSWER_NO), LAYOUT(MV_TUTE), LAYOUT(MV_EXCHANGE), LAYOUT(MV_PASS),
     LAYOUT(MAX_MOVES), LAYOUT(MAX_DEPTH), LAYOUT(KEY_WORDS), LAYOUT(TB_LB), LAYOUT(TB_UB),
     LAYOUT(TB_MOVE), LAYOUT(TB_GEN), LAYOUT(TB_WORDS), LAYOUT(INF), LAYOUT(S_NODES),
-    LAYOUT(S_GEN), LAYOUT(STATS), LAYOUT(W_COLS),
+    LAYOUT(S_GEN), LAYOUT(STATS), LAYOUT(W_COLS), LAYOUT(TT_SHARE_LOCKED_SIZE),
 };
 
 PyMODINIT_FUNC PyInit__points_c(void) {

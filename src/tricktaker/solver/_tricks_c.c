@@ -46,6 +46,7 @@ typedef struct {
     int tsize;
     i64 maxside, counted, target, gen;
     i64 *tt;          /* [TT_ROWS][TT_COLS] */
+    volatile i64 *locks; /* the table's locks when searches in other threads share it (else NULL) */
     Frame f[MAX_DEPTH];
     i64 mv[MAX_DEPTH][MAX_MOVES];
     i64 sc[MAX_MOVES];
@@ -768,14 +769,18 @@ TT_INLINE int enter(Search *S, int d) {
         i64 bases[2] = {base, base2};
         for (int k = 0; k < 2; k++) {
             i64 move;
+            tt_lock(S->locks, (u64)bases[k] / WAYS);
             i64 row = lookup(S->tt, bases[k], lengths, word1, word2, S->gen, target - won, &move);
             if (move) hint = move;
             if (row >= 0) {
                 i64 live = hands[0] | hands[1] | hands[2] | hands[3];
                 const i64 *r = ROW(S->tt, row);
                 fr->relevant = top_cards(live, r[MASK1], r[MASK2]);
-                return ((r[BOUNDS] >> 8) & 0xFF) >= target - won ? 1 : 0;
+                int answer = ((r[BOUNDS] >> 8) & 0xFF) >= target - won ? 1 : 0;
+                tt_unlock(S->locks, (u64)bases[k] / WAYS);
+                return answer;
             }
+            tt_unlock(S->locks, (u64)bases[k] / WAYS);
         }
         fr->base = base;
         fr->base2 = base2;
@@ -871,10 +876,12 @@ TT_INLINE void close_frame(Search *S, int d) {
     i64 value1 = (fr->pa | shl(fr->pb, 32) | shl(leader, 62)) & mask1;
     i64 value2 = (fr->pc | shl(fr->pd, 32)) & mask2;
     i64 move = fr->j < fr->nm ? S->mv[d][fr->j] : 0;
+    tt_lock(S->locks, (u64)base / WAYS);
     if (fr->result)
         store(S->tt, base, fr->lengths, mask1, value1, mask2, value2, S->gen, S->target - won, rem, move);
     else
         store(S->tt, base, fr->lengths, mask1, value1, mask2, value2, S->gen, 0, S->target - won - 1, move);
+    tt_unlock(S->locks, (u64)base / WAYS);
 }
 
 /* search: whether maxside can make counted take at least target tricks in all (returned, 0 or
@@ -1337,6 +1344,7 @@ static Search *position_search(Position *P) {
     S->counted = P->counted;
     S->gen = P->stats[GENERATION];
     S->tt = P->tt;
+    S->locks = NULL;
     return S;
 }
 
@@ -1440,6 +1448,7 @@ static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_
         if (share_held) PyBuffer_Release(&share_view);
         return NULL;
     }
+    S->locks = share_held ? tt_share_locks(share, share_view.len / 8) : NULL;
     i64 cards[MAX_MOVES], values[MAX_MOVES];
     tt_watch w;
     tt_watch_begin(&w, P.time_left, P.signals, 0, P.max_nodes);

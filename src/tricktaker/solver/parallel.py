@@ -255,19 +255,23 @@ def split_moves(solvers: Sequence[S], search: Callable[[S, np.ndarray | None], d
     (the first in this thread, where Ctrl-C reaches a search) gives move values by the kernel's
     codes, merged and turned into the values of actions by ``actions``.
 
-    The lanes' searches share ``share``, an int64 array of two (the kernels' ``tt_share``): each
+    The lanes' searches share ``share``, an int64 array (the kernels' ``tt_share``): each
     walks the position's moves in the same order and searches those it takes from the shared
     count, each with the moves equivalent to it, so every move's value comes from exactly one
-    lane and a lane that finishes early takes more.  The first lane to fail (out of time,
+    lane and a lane that finishes early takes more.  The array also holds the spin locks that
+    lanes searching one transposition table together take around its entries (the first lane's
+    table, in both kernels: ``points.solution``, ``tuppi.solve_tuppi``).  The first lane to fail (out of time,
     Ctrl-C, an error) calls the others off through the array's first item; this returns, or
     raises that first failure, only once every lane has stopped, so no set of tables is still in
     use.  Before it raises, ``found`` (if given) gets the values every lane had found (a stopped
     kernel search gives them as its error's ``found``): each exact, so a solve that ran out of
     time can still show them.  One solver searches every move with no array.
     """
+    from . import _points
+
     start = sum(solver.nodes for solver in solvers)
     threads = len(solvers)
-    share = np.zeros(2, dtype=np.int64) if threads > 1 else None
+    share = np.zeros(_points.TT_SHARE_LOCKED_SIZE, dtype=np.int64) if threads > 1 else None
     results: list[dict[int, int]] = [{} for _ in range(threads)]
     failures: list[BaseException] = []
     lock = threading.Lock()

@@ -190,8 +190,15 @@ class PointSolver:
         """Search nodes visited since the solver was made."""
         return int(self._stats[K.S_NODES])
 
+    def new_generation(self) -> int:
+        """Start a new generation of this solver's table (every stored bound forgotten: a new
+        objective) and return it, for searches in other threads to share the table with."""
+        self._stats[K.S_GEN] += 1
+        return int(self._stats[K.S_GEN])
+
     def values(self, pos: PointPosition, deadline: float | None = None,
-               max_nodes: int = 0, share: np.ndarray | None = None) -> dict[int, int]:
+               max_nodes: int = 0, share: np.ndarray | None = None,
+               table: tuple[PointSolver, int] | None = None) -> dict[int, int]:
         """The maximiser's gain from here after each legal move, by kernel move code.
 
         ``deadline`` (a :func:`time.monotonic` instant) stops the search with
@@ -204,8 +211,19 @@ class PointSolver:
         takes, each with the moves equivalent to it; its first item set stops the search with
         :class:`TimeoutError`.  A stopped search's error has a ``found`` attribute: the moves it
         had solved, as returned.
+
+        ``table`` (``(host, generation)``, the generation from ``host.new_generation()``)
+        searches in ``host``'s table instead of this solver's own, as the other searches of the
+        position do at once: then ``share`` must hold the table's locks (``parallel.split_moves``
+        makes it so), which every search of that table takes around its reads and writes.
         """
-        self._stats[K.S_GEN] += 1  # a new objective: forget every stored bound
+        if table is None:
+            keys, bounds = self._keys, self._bounds
+            self._stats[K.S_GEN] += 1  # a new objective: forget every stored bound
+        else:
+            host, generation = table
+            keys, bounds = host._keys, host._bounds
+            self._stats[K.S_GEN] = generation
         self._rows[0, :] = pos.row
         time_left = 0.0
         if deadline is not None:
@@ -215,7 +233,7 @@ class PointSolver:
         signals = threading.current_thread() is threading.main_thread()
         out_moves, out_values = self._out
         n = K.root_values(self._rows, pos.rules, pos.cards, pos.suits, pos.stock,
-                          self._keys, self._bounds, self._moves, self._scores, self._work,
+                          keys, bounds, self._moves, self._scores, self._work,
                           self._stats, out_moves, out_values, time_left, signals, max_nodes,
                           share)
         return {int(out_moves[j]): int(out_values[j]) for j in range(n)}
@@ -253,8 +271,10 @@ def solution(state: State, pos: PointPosition, units: str, solvers: Sequence[Poi
                 values[action] = by_code[code]
         return values
 
-    out, nodes = split_moves(solvers, lambda solver, share: solver.values(pos, deadline, max_nodes, share),
-                             actions, found)
+    # several threads search in the first one's table (a bound one finds serves the others)
+    table = (solvers[0], solvers[0].new_generation()) if len(solvers) > 1 else None
+    out, nodes = split_moves(solvers, lambda solver, share: solver.values(pos, deadline, max_nodes, share,
+                                                                          table), actions, found)
     if len(out) != len(legal):
         raise SolveError("internal: the point solver's moves differ from the legal actions")
     mover = state.current_player

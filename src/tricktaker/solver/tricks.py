@@ -141,9 +141,11 @@ class TrickSolver:
                 best, best_seat = bit, order[i]
         return lead_suit, best, best_seat, table
 
-    def new_search(self) -> None:
-        """Forget every stored bound (positions of a different deal or objective follow)."""
+    def new_search(self) -> int:
+        """Forget every stored bound (positions of a different deal or objective follow); the
+        table's new generation, for searches in other threads to share the table with."""
         self._stats[_tricks.GENERATION] += 1
+        return int(self._stats[_tricks.GENERATION])
 
     @staticmethod
     def _time_left(deadline: float | None) -> float:
@@ -238,7 +240,8 @@ class TrickSolver:
         return max(0, min(n, pos.cap, round((n - 1) / 2 + (ours - total / 2) * n / 26)))
 
     def card_values(self, pos: TrickPosition, deadline: float | None = None,
-                    max_nodes: int = 0, share: np.ndarray | None = None) -> dict[int, int]:
+                    max_nodes: int = 0, share: np.ndarray | None = None,
+                    table: tuple[TrickSolver, int] | None = None) -> dict[int, int]:
         """The counted side's tricks from here after each legal card (every legal card a key).
 
         Each card's stepping starts at the value of the last card of its suit searched, else
@@ -259,10 +262,20 @@ class TrickSolver:
         cards it takes, each with the cards equivalent to it; its first item set stops the
         search with ``TimeoutError``.  A stopped search's error (``TimeoutError`` or
         ``KeyboardInterrupt``) has a ``found`` attribute: the cards it had solved, as returned.
+
+        ``table`` (``(host, generation)``, the generation from ``host.new_search()``) searches in
+        ``host``'s table instead of this solver's own, as the other searches of the position do
+        at once: then ``share`` must hold the table's locks (``parallel.split_moves`` makes it
+        so), which every search of that table takes around its reads and writes.
         """
         args = self._kernel_args(pos)
+        tt = self._table
+        if table is not None:
+            host, generation = table
+            tt = host._table
+            self._stats[_tricks.GENERATION] = generation
         with self._lock:
-            values: dict[int, int] = _tricks.card_values(*args[:12], pos.cap, self._table, self._stats,
+            values: dict[int, int] = _tricks.card_values(*args[:12], pos.cap, tt, self._stats,
                                                          self._time_left(deadline),
                                                          threading.get_ident() == _MAIN_THREAD, max_nodes,
                                                          share)

@@ -90,8 +90,9 @@ def solve_tuppi(state: State, sets: Sequence[Tables], deadline: float | None = N
     mover = state.current_player
     assert mover is not None
     solvers = [t.tricks for t in sets]
-    for solver in solvers:
-        solver.new_search()
+    # several threads search in the first one's table (a bound one finds serves the others)
+    generation = solvers[0].new_search()
+    table = (solvers[0], generation) if len(solvers) > 1 else None
 
     def actions(by_bit: dict[int, int]) -> dict[Action, int]:
         """The legal cards' values from the search's (those it has)."""
@@ -109,7 +110,8 @@ def solve_tuppi(state: State, sets: Sequence[Tables], deadline: float | None = N
         return values
 
     values, nodes = split_moves(solvers, lambda solver, share: solver.card_values(pos, deadline, max_nodes,
-                                                                                   share), actions, found)
+                                                                                   share, table),
+                                actions, found)
     if len(values) != len(state.legal_actions()):
         raise SolveError("internal: the trick solver's cards differ from the legal actions")
     units = {"rami": "tricks", "nolo": "opponents' tricks"}.get(str(obs["contract"]), "sooli won")
