@@ -598,7 +598,7 @@ def cmd_solve(args: argparse.Namespace, out: Console, err: Console) -> int:
     except SolveError as exc:
         raise CliError(str(exc)) from None
     except (SolveTimeout, SolveInterrupted) as exc:
-        # what was solved before the stop is exact: show it (the best of it is only the best so far)
+        # what was solved before the stop is exact: show it, none in green (the best may be unsolved)
         elapsed = time.perf_counter() - started
         why = f"--time-limit {args.time_limit:g} s" if isinstance(exc, SolveTimeout) else "Ctrl-C"
         if exc.values:
