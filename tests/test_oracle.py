@@ -190,3 +190,36 @@ def test_the_oracles_card_play_and_playouts_share_its_threads(monkeypatch: pytes
         rewards.append(dd_playout(state.clone(), random.Random(5), 30.0, threads=threads))
         assert asked and set(asked) == {threads}
     assert cards[0] == cards[1] and rewards[0] == rewards[1]
+
+
+def test_a_stopped_solve_still_plays_what_it_proved_better_than_the_rules_choice(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of time, the oracle falls back to the ``rules`` choice, unless the stopped solve had
+    found that choice's exact value and a better one (``better_known``), in its card play and in
+    each card of a double-dummy playout."""
+    import tricktaker.bots.oracle as oracle_module
+    import tricktaker.solver as solver
+    from tricktaker.bots.oracle import better_known, solved_best
+
+    state = tt.new_game("tute").new_hand(seed=2)
+    while state.phase != "play":
+        state.apply(state.legal_actions()[-1])
+    legal = state.legal_actions()
+    rules, other, third = legal[0], legal[1], legal[2]
+    assert better_known(rules, {rules: 3, other: 5, third: 5}) == other
+    assert better_known(rules, {rules: 5, other: 5}) == rules
+    assert better_known(rules, {other: 9}) == rules  # its own value unknown: nothing proved
+    assert better_known(rules, {}) == rules
+
+    def stopped(found: dict[Action, int]) -> Any:
+        def solve(*args: Any, **kwargs: Any) -> Any:
+            raise solver.SolveTimeout("the solve did not finish within its time limit of 1 s", found)
+        return solve
+
+    monkeypatch.setattr(oracle_module, "_rules_choice", lambda state, rng: rules)
+    for found, expected in (({rules: 40, other: 52}, other), ({other: 52}, rules), ({}, rules)):
+        monkeypatch.setattr(solver, "solve", stopped(found))
+        oracle = OracleBot(seed=1, time=1.0)
+        assert oracle.act_on_truth(state.clone()) == expected
+        assert oracle.fallbacks == 1
+        assert solved_best(state, 1.0, rules) == (expected, False)

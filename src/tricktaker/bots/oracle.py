@@ -9,7 +9,9 @@ player, in the double-dummy sense of bridge programs:
   marriage games' calls and answers): ``tt.solve`` on the true deal, and a best
   action, the ``rules`` choice when it is among the best (so equal cards are
   played naturally).  A solve that takes longer than ``time`` seconds falls
-  back to the ``rules`` choice; :attr:`OracleBot.fallbacks` counts those.
+  back to the ``rules`` choice (:attr:`OracleBot.fallbacks` counts those), or
+  to an action the solve had found better than it before it stopped
+  (:func:`better_known`).
 - **Everything else** (bids, sooli answers, exchanges, declarations before
   play): each candidate action is applied to the true deal and the hand is
   played to its end *double dummy where affordable*: every seat plays a
@@ -39,7 +41,7 @@ from .playout import ROLLOUTS, hand_over, hand_rewards, solved_playout
 if TYPE_CHECKING:
     from ..solver import Tables
 
-__all__ = ["OracleBot"]
+__all__ = ["OracleBot", "better_known", "dd_playout", "solved_best"]
 
 
 def _rules_choice(state: State, rng: random.Random) -> Action:
@@ -57,21 +59,33 @@ def _hand_size(state: State) -> int:
     return len(state.observation(seat).get("hand") or ())
 
 
-def solved_best(state: State, time_limit: float, preferred: Action | None,
-                tables: Tables | None = None, threads: int = 1) -> Action | None:
-    """A double-dummy best action of ``state`` (``preferred`` if it is one), solved in ``tables``
-    (:func:`~tricktaker.solver.solve`'s own by default) and ``threads`` threads, or None.
+def better_known(preferred: Action, values: dict[Action, int]) -> Action:
+    """``preferred``, unless ``values`` (the exact values a stopped solve found:
+    :attr:`~tricktaker.solver.SolveTimeout.values`) hold it and an action worth more, which is
+    then certainly the better play (the first of the best found)."""
+    if preferred not in values:
+        return preferred
+    best = max(values.values())
+    return preferred if values[preferred] == best else next(a for a, v in values.items() if v == best)
 
-    None when the solver does not take this phase or takes longer than ``time_limit``.
+
+def solved_best(state: State, time_limit: float, preferred: Action,
+                tables: Tables | None = None, threads: int = 1) -> tuple[Action, bool]:
+    """A double-dummy best action of ``state`` (``preferred`` if it is one), solved in ``tables``
+    (:func:`~tricktaker.solver.solve`'s own by default) and ``threads`` threads, and True; or,
+    when the solver does not take this phase or takes longer than ``time_limit``, ``preferred``
+    (or an action the stopped solve found better: :func:`better_known`) and False.
     """
     from ..solver import SolveError, SolveTimeout, solve
 
     try:
         solution = solve(state, time_limit=time_limit, tables=tables, threads=threads)
-    except (SolveError, SolveTimeout):
-        return None
+    except SolveError:
+        return preferred, False
+    except SolveTimeout as stopped:
+        return better_known(preferred, stopped.values), False
     best = solution.best()
-    return preferred if preferred in best else best[0]
+    return (preferred if preferred in best else best[0]), True
 
 
 def dd_playout(state: State, rng: random.Random, solve_time: float,
@@ -88,14 +102,14 @@ def dd_playout(state: State, rng: random.Random, solve_time: float,
     retry_below: int | None = None
     while not hand_over(state, number):
         preferred = _rules_choice(state, rng)
-        action = None
+        action = preferred
         if len(state.legal_actions()) > 1:
             size = _hand_size(state)
             if retry_below is None or size < retry_below:
-                action = solved_best(state, solve_time, preferred, tables, threads)
-                if action is None:
+                action, solved = solved_best(state, solve_time, preferred, tables, threads)
+                if not solved:
                     retry_below = size
-        state.apply(action if action is not None else preferred)
+        state.apply(action)
     return hand_rewards(state)
 
 
@@ -136,9 +150,9 @@ class OracleBot(Oracle):
         preferred = _rules_choice(state, self._rng)
         try:
             solution = solve(state, time_limit=self.time, threads=self.threads)
-        except SolveTimeout:
+        except SolveTimeout as stopped:
             self.fallbacks += 1
-            return preferred
+            return better_known(preferred, stopped.values)
         except SolveError:
             return self._best_by_playouts(state, preferred)
         best = solution.best()
