@@ -406,6 +406,30 @@ def test_a_solve_stopped_in_threads_gives_what_every_thread_found() -> None:
     assert all(every[m] == v for m, v in values.items())
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_solve_with_solve_interrupted(threads: int) -> None:
+    """Ctrl-C (here ``_thread.interrupt_main``) during a long solve raises ``SolveInterrupted``,
+    a ``KeyboardInterrupt`` carrying the actions solved by then, within a fraction of a second;
+    the tables are free again."""
+    import _thread
+
+    from tricktaker.solver import SolveInterrupted
+
+    state = _long_position()
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        solve(state, threads=threads)
+    timer.join()
+    assert time.perf_counter() - started < 1.5
+    assert isinstance(stopped.value, SolveInterrupted)
+    assert set(stopped.value.values) <= set(state.legal_actions())
+    for tables in table_sets(threads):
+        assert tables.lock.acquire(blocking=False)
+        tables.lock.release()
+
+
 def test_a_solve_refuses_a_bad_thread_count_and_a_node_limit_in_threads() -> None:
     state = _position("tute", {}, 2, 4)
     before = state.to_json()
