@@ -290,21 +290,45 @@ def test_a_search_sharing_a_position_takes_only_the_moves_left_to_it() -> None:
 
 
 def test_the_threads_of_one_position_search_one_table() -> None:
-    """Both kernels' lanes search the first lane's table (a bound one stores serves the others,
-    under the share's locks): the second set's own table stays empty whatever its search took,
-    and the values are one thread's."""
+    """Both kernels' lanes search one table (a bound one stores serves the others, under the
+    share's locks): the no-trump kernel's lanes the first set's own, the point kernel's the first
+    set's shared one, twice the size of a set's (``Tables.shared_points``).  The other tables stay
+    empty whatever each lane's search took, and the values are one thread's."""
     from tricktaker.solver import tuppi as tuppi_adapter
     from tricktaker.solver import tute as tute_adapter
 
-    for name, adapter, table_of, options, seed, played in (
-            ("tute", tute_adapter.solve_tute, lambda t: t.points._keys, {}, 2, 4),
-            ("tuppi", tuppi_adapter.solve_tuppi, lambda t: t.tricks._table, {}, 1, 0)):
-        state = _position(name, options, seed, played)
-        lanes = [Tables(), Tables()]
-        split = adapter(state, lanes)
-        assert split.values == solve(state).values
-        assert split.nodes == lanes[0].nodes + lanes[1].nodes > 0
-        assert table_of(lanes[0]).any() and not table_of(lanes[1]).any()
+    state = _position("tute", {}, 2, 4)
+    lanes = [Tables(), Tables()]
+    assert tute_adapter.solve_tute(state, lanes).values == solve(state).values
+    shared = lanes[0].shared_points(2)
+    assert shared.table_bits == lanes[0].points.table_bits + 1 and shared._keys.any()
+    assert not lanes[0].points._keys.any() and not lanes[1].points._keys.any()
+    assert lanes[0].shared_points(2) is shared  # kept with the set
+
+    state = _position("tuppi", {}, 1, 0)
+    lanes = [Tables(), Tables()]
+    assert tuppi_adapter.solve_tuppi(state, lanes).values == solve(state).values
+    assert lanes[0].tricks._table.any() and not lanes[1].tricks._table.any()
+
+
+def test_a_solve_in_threads_leaves_each_sets_own_generation_where_it_was() -> None:
+    """A lane searching another set's table reads that table's generation for the call only: its
+    own set's count never goes back, or the old entries of its own table would pass for new ones
+    in its next solve (which then still gives one thread's values)."""
+    from tricktaker.solver import _points as K
+    from tricktaker.solver import _tricks
+
+    sets = [Tables(), Tables()]
+    states = [_position("tute", {}, 2, 4), _position("tuppi", {}, 1, 0)]
+    for state in states * 3:  # the second set's own counts run ahead of the first's
+        solve(state, tables=sets[1])
+    ahead = (int(sets[1].points._stats[K.S_GEN]), int(sets[1].tricks._stats[_tricks.GENERATION]))
+    adapters = {"tute": solver.SOLVERS["tute"], "tuppi": solver.SOLVERS["tuppi"]}
+    for state in states:
+        adapters[state.game.name](state, sets)
+    assert (int(sets[1].points._stats[K.S_GEN]), int(sets[1].tricks._stats[_tricks.GENERATION])) == ahead
+    for state in states:
+        assert solve(state, tables=sets[1]).values == solve(state, tables=Tables()).values
 
 
 def test_a_search_is_called_off_through_its_share() -> None:

@@ -70,7 +70,7 @@ def solve_marriages(state: State, sets: Sequence[Tables], deadline: float | None
     """The value of a Marjapussi-family or Huutopussi state in the play phase for the side to
     move, searched in ``sets`` (a thread each)."""
     units = HUUTOPUSSI_UNITS if isinstance(state, HuutopussiState) else FAMILY_UNITS
-    return solution(state, position(state), units, [t.points for t in sets], deadline, max_nodes, found)
+    return solution(state, position(state), units, sets, deadline, max_nodes, found)
 
 
 def side_of(state: State, seat: int) -> int:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..cards import Card, Deck
 from ..engine import Action, State
-from . import Solution, SolveError, table_sets
+from . import Solution, SolveError, Tables, table_sets
 from . import _points as K
 
 __all__ = ["BENCH_VARIANTS", "Layout", "PointPosition", "PointSolver", "bench_points", "first_play",
@@ -181,6 +181,7 @@ class PointSolver:
     """Exact values of point-game positions; reusable, one transposition table per solver."""
 
     def __init__(self, table_bits: int = 19) -> None:
+        self.table_bits = table_bits
         self._keys, self._bounds, self._stats = K.new_table(table_bits)
         self._rows, self._moves, self._scores, self._work = K.new_stack()
         self._out = (np.zeros(K.MAX_MOVES, dtype=np.int64), np.zeros(K.MAX_MOVES, dtype=np.int64))
@@ -217,13 +218,6 @@ class PointSolver:
         position do at once: then ``share`` must hold the table's locks (``parallel.split_moves``
         makes it so), which every search of that table takes around its reads and writes.
         """
-        if table is None:
-            keys, bounds = self._keys, self._bounds
-            self._stats[K.S_GEN] += 1  # a new objective: forget every stored bound
-        else:
-            host, generation = table
-            keys, bounds = host._keys, host._bounds
-            self._stats[K.S_GEN] = generation
         self._rows[0, :] = pos.row
         time_left = 0.0
         if deadline is not None:
@@ -232,10 +226,25 @@ class PointSolver:
                 raise TimeoutError("the search reached its time limit")
         signals = threading.current_thread() is threading.main_thread()
         out_moves, out_values = self._out
-        n = K.root_values(self._rows, pos.rules, pos.cards, pos.suits, pos.stock,
-                          keys, bounds, self._moves, self._scores, self._work,
-                          self._stats, out_moves, out_values, time_left, signals, max_nodes,
-                          share)
+        own = int(self._stats[K.S_GEN])
+        if table is None:
+            keys, bounds = self._keys, self._bounds
+            own += 1  # a new objective: forget every stored bound
+            self._stats[K.S_GEN] = own
+        else:
+            # the kernel reads the generation from this solver's stats: the host's, for this call
+            # only (this solver's own count must never go back, or the old entries of its own
+            # table would pass for new ones)
+            host, generation = table
+            keys, bounds = host._keys, host._bounds
+            self._stats[K.S_GEN] = generation
+        try:
+            n = K.root_values(self._rows, pos.rules, pos.cards, pos.suits, pos.stock,
+                              keys, bounds, self._moves, self._scores, self._work,
+                              self._stats, out_moves, out_values, time_left, signals, max_nodes,
+                              share)
+        finally:
+            self._stats[K.S_GEN] = own
         return {int(out_moves[j]): int(out_values[j]) for j in range(n)}
 
 
@@ -245,12 +254,13 @@ def shared_solver() -> PointSolver:
     return table_sets(1)[0].points
 
 
-def solution(state: State, pos: PointPosition, units: str, solvers: Sequence[PointSolver],
+def solution(state: State, pos: PointPosition, units: str, sets: Sequence[Tables],
              deadline: float | None = None, max_nodes: int = 0,
              found: dict[Action, int] | None = None) -> Solution:
     """Solve ``pos`` (built from ``state``) and give each of the state's legal actions its
-    value: with one solver, or with several at once, each in a thread of its own searching a
-    share of the moves (:func:`~tricktaker.solver.parallel.split_moves`).
+    value: in one set of tables, or in several at once, each in a thread of its own searching a
+    share of the moves (:func:`~tricktaker.solver.parallel.split_moves`) in one table, the first
+    set's :meth:`~tricktaker.solver.Tables.shared_points`.
 
     ``deadline`` (a :func:`time.monotonic` instant, or None) stops the search
     with :class:`TimeoutError` once it passes, and so does ``max_nodes`` (0: no limit; for each
@@ -271,8 +281,11 @@ def solution(state: State, pos: PointPosition, units: str, solvers: Sequence[Poi
                 values[action] = by_code[code]
         return values
 
-    # several threads search in the first one's table (a bound one finds serves the others)
-    table = (solvers[0], solvers[0].new_generation()) if len(solvers) > 1 else None
+    solvers = [t.points for t in sets]
+    table = None
+    if len(sets) > 1:  # one table for every thread: a bound one stores serves the others
+        host = sets[0].shared_points(len(sets))
+        table = (host, host.new_generation())
     out, nodes = split_moves(solvers, lambda solver, share: solver.values(pos, deadline, max_nodes, share,
                                                                           table), actions, found)
     if len(out) != len(legal):

@@ -269,14 +269,21 @@ class TrickSolver:
         so), which every search of that table takes around its reads and writes.
         """
         args = self._kernel_args(pos)
-        tt = self._table
-        if table is not None:
-            host, generation = table
-            tt = host._table
-            self._stats[_tricks.GENERATION] = generation
         with self._lock:
-            values: dict[int, int] = _tricks.card_values(*args[:12], pos.cap, tt, self._stats,
-                                                         self._time_left(deadline),
-                                                         threading.get_ident() == _MAIN_THREAD, max_nodes,
-                                                         share)
+            own = int(self._stats[_tricks.GENERATION])
+            tt = self._table
+            if table is not None:
+                # the kernel reads the generation from this solver's stats: the host's, for this
+                # call only (this solver's own count must never go back, or the old entries of
+                # its own table would pass for new ones)
+                host, generation = table
+                tt = host._table
+                self._stats[_tricks.GENERATION] = generation
+            try:
+                values: dict[int, int] = _tricks.card_values(*args[:12], pos.cap, tt, self._stats,
+                                                             self._time_left(deadline),
+                                                             threading.get_ident() == _MAIN_THREAD,
+                                                             max_nodes, share)
+            finally:
+                self._stats[_tricks.GENERATION] = own
         return values

@@ -68,7 +68,7 @@ def solve_tute(state: State, sets: Sequence[Tables], deadline: float | None = No
                max_nodes: int = 0, found: dict[Action, int] | None = None) -> Solution:
     """The value of a Tute state in the play phase (``play`` or ``declare``) for the side to move,
     searched in ``sets`` (a thread each)."""
-    return solution(state, position(state), UNITS, [t.points for t in sets], deadline, max_nodes, found)
+    return solution(state, position(state), UNITS, sets, deadline, max_nodes, found)
 
 
 def position(state: State) -> PointPosition:
