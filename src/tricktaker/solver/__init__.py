@@ -112,7 +112,10 @@ class Tables:
     own lock and solves on the same set take turns.  Solves on different sets run in parallel
     threads: the native searches release the GIL.  :func:`solve` uses the process's first set
     (:func:`table_sets`) unless given another; a caller that solves in several threads at once
-    (``pimc``'s ``threads``) gives each thread a set of its own.  The solvers are made on first
+    (``pimc``'s ``threads``) gives each thread a set of its own.  A solve in several threads
+    (``solve(threads=N)``) searches with a stack in each of its sets and one table: in the point
+    games its first set's :meth:`shared_points` (N times a set's table, kept with the set once
+    made).  The solvers are made on first
     use, so a set costs nothing until it solves.
     """
 
