@@ -1615,9 +1615,11 @@ PyDoc_STRVAR(root_values_doc,
 "Ctrl-C stops it (pass whether this is the main thread); max_nodes (<= 0: no limit) stops it\n"
 "with TimeoutError once it has visited that many nodes.  A stopped search stores nothing\n"
 "more in the table, and its error's found attribute holds the moves it had finished\n"
-"(move -> gain, a dict).  share (None: every move; else an int64 array of 2 shared by searches of\n"
-"this position in other threads) gives this search only the moves it takes from share[1], and\n"
-"share[0] set non-zero stops it with TimeoutError.");
+"(move -> gain, a dict).  share (None: every move; else an int64 array of at least 2 shared\n"
+"by searches of this position in other threads) gives this search only the moves it takes from\n"
+"share[1], and share[0] set non-zero stops it with TimeoutError; an array of\n"
+"TT_SHARE_LOCKED_SIZE also holds the locks it takes around TK and TB, a table those searches\n"
+"share.");
 
 static PyObject *py_root_values(PyObject *self, PyObject *args) {
     (void)self;

@@ -1414,9 +1414,10 @@ PyDoc_STRVAR(card_values_doc,
 "TrickSolver.card_values in one call: the counted side's tricks from here after each legal card.\n"
 "The arguments are search()'s, with cap (the most tricks worth counting) for won and target.\n"
 "The GIL is released for the whole call; time_left, signals and max_nodes (for the whole call) as for search().\n"
-"share (None: every card; else an int64 array of 2 shared by searches of this position in other\n"
-"threads) gives this search only the cards it takes from share[1], and share[0] set non-zero stops\n"
-"it with TimeoutError.  A stopped search's error has a found attribute: the cards it had\n"
+"share (None: every card; else an int64 array of at least 2 shared by searches of this position\n"
+"in other threads) gives this search only the cards it takes from share[1], and share[0] set\n"
+"non-zero stops it with TimeoutError; an array of TT_SHARE_LOCKED_SIZE also holds the locks it\n"
+"takes around tt, a table those searches share.  A stopped search's error has a found attribute: the cards it had\n"
 "finished, each with its value (a dict, as returned).");
 
 static PyObject *py_card_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {

@@ -206,7 +206,7 @@ class PointSolver:
         :class:`TimeoutError` when it passes, and so does visiting ``max_nodes``
         nodes (0: no limit); Ctrl-C stops it with
         :class:`KeyboardInterrupt` when called from the main thread.  A stopped
-        search leaves the table fit for the next one.  ``share`` (an int64 array of two,
+        search leaves the table fit for the next one.  ``share`` (an int64 array, at least two items,
         shared with searches of the same position in other threads:
         :func:`~tricktaker.solver.parallel.split_moves`) gives this search only the moves it
         takes, each with the moves equivalent to it; its first item set stops the search with

@@ -257,7 +257,7 @@ class TrickSolver:
         for value and node for node.  Small endgames are where that pays: a PIMC bot solves
         thousands of them.  ``deadline`` and ``max_nodes`` (for the whole call) as for :meth:`test`.
 
-        ``share`` (an int64 array of two, shared with searches of the same position in other
+        ``share`` (an int64 array, at least two items, shared with searches of the same position in other
         threads: :func:`~tricktaker.solver.parallel.split_moves`) gives this search only the
         cards it takes, each with the cards equivalent to it; its first item set stops the
         search with ``TimeoutError``.  A stopped search's error (``TimeoutError`` or
