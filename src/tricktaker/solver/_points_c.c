@@ -369,7 +369,30 @@ static int tute_has_decl(const Ctx *x, int d, int seat) {
 
 /* -- the move generator ------------------------------------------------------------------ */
 
-/* A guess at how good playing b is, for move ordering. */
+/* Whether a seat playing after seat in this trick, on the other side, holds a card that beats
+ * best, the card that would then be winning the trick: a higher card of its suit or, void in
+ * the led suit, a trump (over best if best is one).  The duties make such a hand play one only
+ * sometimes, so this guides the move order and decides nothing. */
+static int beaten_later(const Ctx *x, int d, int seat, i64 best) {
+    i64 trump = S_(d, F_TRUMP);
+    i64 tm = trump >= 0 ? smask(trump) : 0;
+    i64 lead = S_(d, F_POS) == 0 ? smask(idx(best) >> 4) : smask(S_(d, F_LSUIT));
+    int ruffing = (best & tm) != 0 && tm != lead;
+    int o = seat;
+    for (i64 p = S_(d, F_POS) + 1; p < R_(R_N); p++) {
+        o = next_seat(x, o);
+        if (R_(R_SIDE + o) == R_(R_SIDE + seat)) continue;
+        i64 h = S_(d, o);
+        int void_ = (h & lead) == 0;
+        if (ruffing ? void_ && (h & beats(best)) : (h & beats(best)) || (void_ && tm != lead && (h & tm)))
+            return 1;
+    }
+    return 0;
+}
+
+/* A guess at how good playing b is, for move ordering: first the leads and plays that win
+ * the trick for the mover's side whatever the later hands hold, then (on lead) those that a
+ * ruff takes, then low cards. */
 static i64 play_score(const Ctx *x, int d, int seat, i64 b) {
     int i = idx(b);
     i64 pts = C_(C_WEIGHT, i);
@@ -378,10 +401,25 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b) {
     i64 pos = S_(d, F_POS);
     i64 trump = S_(d, F_TRUMP);
     if (pos == 0) {
-        /* a lead no other hand can beat in its suit first (stock and face-down cards take no
-         * part in this trick) */
+        /* (stock and face-down cards take no part in this trick; while a stock lets every
+         * card be played, a void says nothing) */
         i64 others = (S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3)) & ~S_(d, seat);
-        if (b > (others & suit_mask(suit))) return 100 + pts;
+        i64 sm = suit_mask(suit);
+        i64 tm = trump >= 0 && suit != trump ? suit_mask((int)trump) : 0;
+        if (R_(R_FREE) != 0 && stock_left(x, d) > 0) tm = 0;
+        int ruffed = 0;
+        for (int o = 0; o < R_(R_N) && tm != 0; o++)
+            if (R_(R_SIDE + o) != R_(R_SIDE + seat) && !(S_(d, o) & sm) && (S_(d, o) & tm))
+                ruffed = 1;
+        if (ruffed) return 70 - pts - strength;
+        if (b > (others & sm)) return 100 + pts;  /* no other hand beats it */
+        if (R_(R_N) == 4 && R_(R_SIDE + ((seat + 2) & 3)) == R_(R_SIDE + seat)) {
+            /* the partner's top card of the suit is over every opponent's, or it ruffs */
+            i64 mate = S_(d, (seat + 2) & 3);
+            i64 theirs = others & ~mate & sm;
+            if (theirs != 0 && ((mate & sm) > theirs || ((mate & sm) == 0 && (mate & tm))))
+                return 110 + pts;
+        }
         return 40 - pts - strength;
     }
     i64 bt = S_(d, F_BTR);
@@ -390,10 +428,9 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b) {
         wins = suit == trump && b > bt;
     else
         wins = (suit == S_(d, F_LSUIT) && b > S_(d, F_BLED)) || (trump >= 0 && suit == trump);
+    if (wins) return beaten_later(x, d, seat, b) ? 90 - strength : 120 + pts - strength;
     int ours = R_(R_SIDE + winner_of(x, d)) == R_(R_SIDE + seat);
-    int last = pos == R_(R_N) - 1;
-    if (ours) return wins ? 20 - pts : 60 + pts;
-    if (wins) return last ? 120 + pts - strength : 90 - strength;
+    if (ours && !beaten_later(x, d, seat, bt != 0 ? bt : S_(d, F_BLED))) return 60 + pts;
     return 40 - pts - strength;
 }
 
