@@ -406,10 +406,10 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b) {
         i64 others = (S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3)) & ~S_(d, seat);
         i64 sm = suit_mask(suit);
         i64 tm = trump >= 0 && suit != trump ? suit_mask((int)trump) : 0;
-        if (R_(R_FREE) != 0 && stock_left(x, d) > 0) tm = 0;
+        int free_ = R_(R_FREE) != 0 && stock_left(x, d) > 0;
         int ruffed = 0;
         for (int o = 0; o < R_(R_N) && tm != 0; o++)
-            if (R_(R_SIDE + o) != R_(R_SIDE + seat) && !(S_(d, o) & sm) && (S_(d, o) & tm))
+            if (R_(R_SIDE + o) != R_(R_SIDE + seat) && (free_ || !(S_(d, o) & sm)) && (S_(d, o) & tm))
                 ruffed = 1;
         if (ruffed) return 70 - pts - strength;
         if (b > (others & sm)) return 100 + pts;  /* no other hand beats it */
