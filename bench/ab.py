@@ -10,7 +10,10 @@ and full deals of the point games at the first card play.  It checks that both s
 nodes (a build flag or a reordering of the code must not change the search) and prints, per
 part, each side's median over the rounds and B's median as a ratio of A's.
 
-Run:  python bench/ab.py 4bc94f7 .  [--rounds 4] [--deals 30]
+Run:  python bench/ab.py 4bc94f7 .  [--rounds 4] [--deals 30] [--seeds 20]
+
+A change that reorders the search changes its nodes; ``--seeds 20`` then solves seeds 2-21 of
+every point game (a larger sample than the fixed deals) and the node counts of both are printed.
 """
 
 from __future__ import annotations
@@ -76,9 +79,9 @@ def build(rev: str, repo: Path, into: Path) -> Path:
     return export(rev, repo, into) / "src"
 
 
-def run(src: Path, deals: int) -> dict[str, list[float]]:
+def run(src: Path, deals: int, games: dict[str, list[int]]) -> dict[str, list[float]]:
     env = dict(os.environ, PYTHONPATH=str(src))
-    done = subprocess.run([sys.executable, "-c", WORK, json.dumps({"deals": deals, "games": GAMES})],
+    done = subprocess.run([sys.executable, "-c", WORK, json.dumps({"deals": deals, "games": games})],
                           env=env, capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(f"the work failed under {src}: {done.stderr.strip()[-2000:]}")
@@ -92,7 +95,10 @@ def main() -> None:
     parser.add_argument("b", help="revision B")
     parser.add_argument("--rounds", type=int, default=4, help="runs of each, alternating (default 4)")
     parser.add_argument("--deals", type=int, default=30, help="Tuppi rami full deals (default 30)")
+    parser.add_argument("--seeds", type=int, default=0,
+                        help="solve seeds 2..N+1 of every point game instead of the fixed deals")
     args = parser.parse_args()
+    games = {name: list(range(2, args.seeds + 2)) for name in GAMES} if args.seeds else GAMES
     repo = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as tmp:
         srcs = [build(rev, repo, Path(tmp) / side) for rev, side in ((args.a, "a"), (args.b, "b"))]
@@ -100,7 +106,7 @@ def main() -> None:
         nodes: list[dict[str, int]] = [{}, {}]
         for _ in range(args.rounds):
             for side, src in enumerate(srcs):
-                for part, (seconds, count) in run(src, args.deals).items():
+                for part, (seconds, count) in run(src, args.deals, games).items():
                     times[side].setdefault(part, []).append(seconds)
                     nodes[side][part] = int(count)
     print(f"A = {args.a}, B = {args.b}: median CPU seconds over {args.rounds} alternating rounds")
