@@ -224,6 +224,7 @@ STATS = 4
 # per depth: legal cards and their stand-ins (0..31), killer (36), and a trick start's relative key
 # (32..35) with its live cards (37) and kind (38), for the trick starts below it
 W_COLS = 40
+W_KILLER = 36  # the move that cut off at this depth's last trick start, tried early by the next
 # a share of one position's moves between threads (_kernel.h), with the spin locks of a table
 # they search together: two counters, then 1,024 locks a cache line apart
 TT_SHARE_LOCKED_SIZE = 8 + 1024 * 8

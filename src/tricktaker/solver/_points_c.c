@@ -43,7 +43,7 @@ enum { KEY_WORDS = 6, TB_LB = 0, TB_UB = 1, TB_MOVE = 2, TB_GEN = 3, TB_WORDS = 
 /* TB_MOVE holds the best move + 1 (0: none) in its low byte and the live cards of the position
  * above it: the size of its subtree, which decides what a full bucket gives up. */
 #define TB_MOVE_BITS 8
-enum { S_NODES = 0, S_GEN = 1, STATS = 4, W_COLS = 40 };
+enum { S_NODES = 0, S_GEN = 1, STATS = 4, W_COLS = 40, W_KILLER = 36 };
 #define INF ((i64)1 << 20)
 
 /* -- the search's context ---------------------------------------------------------------- */
@@ -509,7 +509,7 @@ static int gen_moves(Ctx *x, int d, i64 first, int root) {
         SC_(d, nm) = play_score(x, d, seat, card);
         nm++;
     }
-    return order_moves(x, d, nm, first, pos == 0 ? W_(d, 36) : -1);
+    return order_moves(x, d, nm, first, pos == 0 ? W_(d, W_KILLER) : -1);
 }
 
 /* -- making a move ----------------------------------------------------------------------- */
@@ -1337,7 +1337,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
                 best = v;
                 best_move = mv;
                 if (best >= b) {
-                    W_(d, 36) = mv;
+                    W_(d, W_KILLER) = mv;
                     break;
                 }
                 if (best > a) a = best;
@@ -1347,7 +1347,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
                 best = v;
                 best_move = mv;
                 if (best <= a) {
-                    W_(d, 36) = mv;
+                    W_(d, W_KILLER) = mv;
                     break;
                 }
                 if (best < b) b = best;
@@ -1418,7 +1418,7 @@ static i64 exact(Ctx *x, int d, i64 guess) {
 static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values, volatile i64 *share) {
     /* no killer moves from an earlier call: a solve's nodes then depend on its position alone,
      * not on what the solver searched before (the table's older entries are never read) */
-    for (int d = 0; d < x->depth; d++) W_(d, 36) = -1;
+    for (int d = 0; d < x->depth; d++) W_(d, W_KILLER) = -1;
     i64 moves[MAX_MOVES], values[MAX_MOVES];
     int ours[MAX_MOVES], known[MAX_MOVES];
     int nm = gen_moves(x, 0, -1, 1);
@@ -1842,7 +1842,7 @@ static const struct {
     LAYOUT(R_ACESHOW), LAYOUT(R_SWEEP),
     LAYOUT(R_SIZE),
     LAYOUT(STYLE_TUTE), LAYOUT(STYLE_ACE_TEN), LAYOUT(MARRY_TUTE), LAYOUT(MARRY_FIRST_TRUMPS),
-    LAYOUT(MARRY_EVERY_TRUMPS),
+    LAYOUT(MARRY_EVERY_TRUMPS), LAYOUT(W_KILLER),
     LAYOUT(C_PTS), LAYOUT(C_PIPS), LAYOUT(C_UNDER), LAYOUT(C_EXCH), LAYOUT(C_WEIGHT),
     LAYOUT(C_STOCK), LAYOUT(C_CLASS), LAYOUT(C_ROWS), LAYOUT(SD_PAIR), LAYOUT(SD_MVAL),
     LAYOUT(MV_DECLARE), LAYOUT(MV_ASK_WHOLE), LAYOUT(MV_ASK_HALF), LAYOUT(MV_ANSWER),
