@@ -306,12 +306,12 @@ def search_order(state: State) -> list[str]:
 
 
 def test_the_move_order_leads_what_takes_the_trick_first() -> None:
-    """Tute in pairs, oros trumps (the dealer, seat 1, turns the 2), seat 0 to lead: its ace of espadas takes the trick whatever
-    the others hold (both opponents must follow), its 4 of bastos is taken by the partner's ace
-    (both opponents hold bastos), and its ace of copas, though no card of the suit beats it,
-    is ruffed by seat 1 (void in copas, with trumps); so they are searched in that order, and
-    before the low cards.  The order decides only how fast a solve is: the values are checked
-    everywhere else."""
+    """Tute in pairs, oros trumps (the dealer, seat 1, turns the 2), seat 0 to lead: its ace
+    of espadas takes the trick whatever the others hold (both opponents must follow), its 4 of
+    bastos is taken by the partner's ace (both opponents hold bastos), and its ace of copas,
+    though no card of the suit beats it, is ruffed by seat 1 (void in copas, with trumps); so
+    they are searched in that order, and before the low cards.  The order decides only how fast
+    a solve is: the values are checked everywhere else."""
     game = tt.new_game("tute")
     hands = ["1E 1C 4B 2E 4E 5E 6E 4O 5O 6O", "3E 12E 7E 7O 10O 11O 2B 5B 6B",
              "1B 3B 12B 11B 3C 12C 11C 10C 7C 6C", "1O 3O 12O 5C 4C 2C 11E 10E 10B 7B", "2O"]
