@@ -230,11 +230,12 @@ def test_pimc_plays_the_rules_card_in_habanero_stock_play_it_does_not_solve(
 
 
 @pytest.mark.parametrize("seed", [1, 2, 5])
-def test_pimc_plays_the_rules_card_in_huutopussi_for_three_first_trick(
+def test_pimc_plays_the_rules_card_in_huutopussi_for_three_where_it_does_not_solve(
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Huutopussi for three's first trick (11 cards to play, not solved) is the rules bot's card
-    (``UNSOLVED_PLAY``: its rollouts chose worse there), with no rollout; the four-player game
-    rolls its unsolved card play out, and so does ``unsolved_play=rollout``."""
+    """Huutopussi for three's card play that is not solved (here the first trick, 11 cards to
+    play, with ``solve_cards=10``; by default where the node budget runs out) is the rules bot's
+    card (``UNSOLVED_PLAY``: its rollouts chose worse there), with no rollout, and so is a
+    decision whose budget solves too few worlds; ``unsolved_play=rollout`` rolls out."""
     from tricktaker.bots.rules import POLICIES
 
     rollouts = _count_rollouts(monkeypatch)
@@ -244,9 +245,12 @@ def test_pimc_plays_the_rules_card_in_huutopussi_for_three_first_trick(
         state.apply(rules.act(view_of(state, state.current_player)))
     view = view_of(state, state.current_player)  # type: ignore[arg-type]
     assert pimc_module.cards_to_play(view.observation, view.seat) == 11
-    assert PimcBot(seed=seed, worlds=4).act(view) == POLICIES["huutopussi"](view, PimcBot(seed=seed)._rng)
+    rules_card = POLICIES["huutopussi"](view, PimcBot(seed=seed)._rng)
+    assert PimcBot(seed=seed, worlds=4, solve_cards=10).act(view) == rules_card
+    assert PimcBot(seed=seed, worlds=4, nodes=1).act(view) == rules_card
     assert not rollouts
-    assert PimcBot(seed=seed, worlds=4, unsolved_play="rollout").act(view) in view.legal_actions
+    rolled = PimcBot(seed=seed, worlds=4, solve_cards=10, unsolved_play="rollout")
+    assert rolled.act(view) in view.legal_actions
     assert rollouts
 
 
@@ -542,24 +546,24 @@ def test_solve_cards_defaults_cover_every_game() -> None:
 
 
 def test_a_variant_has_its_own_solve_limit_and_budget() -> None:
-    """``pimc.setting``: Huutopussi for three solves from its second trick within a node budget
+    """``pimc.setting``: Huutopussi for three solves its whole hand within a node budget
     (``huutopussi/3``), the four-player game keeps the game's limit and no budget; the server
     caps a ``solve_cards`` option at the largest of the game's variants."""
     from tricktaker.bots.pimc import NODE_BUDGET, SOLVE_CARDS, largest_setting, setting
 
     three, four = tt.new_game("huutopussi", players=3), tt.new_game("huutopussi")
-    assert setting(SOLVE_CARDS, three, 0) == 10
+    assert setting(SOLVE_CARDS, three, 0) == 11
     assert setting(SOLVE_CARDS, four, 0) == SOLVE_CARDS["huutopussi"] == 9
     assert setting(NODE_BUDGET, three, 0) > 0 and setting(NODE_BUDGET, four, 0) == 0
     assert setting(SOLVE_CARDS, tt.new_game("tute", players=2), 0) == SOLVE_CARDS["tute"]
-    assert largest_setting(SOLVE_CARDS, "huutopussi") == 10
+    assert largest_setting(SOLVE_CARDS, "huutopussi") == 11
     assert largest_setting(SOLVE_CARDS, "tuppi") == SOLVE_CARDS["tuppi"]
     assert largest_setting(SOLVE_CARDS, "nosuchgame") == 0
 
 
-def test_pimc_solves_huutopussi_for_three_from_the_second_trick(monkeypatch: pytest.MonkeyPatch) -> None:
-    """By default the first trick (11 cards to play) is rolled out and the second (10) solved,
-    each decision's solves within the variant's node budget."""
+def test_pimc_solves_huutopussi_for_three_from_the_first_trick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default the first trick (11 cards to play) and the second (10) are solved, each
+    decision's solves within the variant's node budget."""
     import tricktaker.solver as solver
 
     seen: list[tuple[int, int | None]] = []
@@ -584,8 +588,7 @@ def test_pimc_solves_huutopussi_for_three_from_the_second_trick(monkeypatch: pyt
             state.apply(rules.act(view_of(state, seat)))
             continue
         state.apply(pimc.act(view_of(state, seat)))
-    assert seen, "the second trick was not solved"
-    assert max(size for size, _ in seen) == 10
+    assert {size for size, _ in seen} == {11, 10}, "the first two tricks were not solved"
     budget = pimc_module.NODE_BUDGET["huutopussi/3"]
     assert all(limit is not None and 0 < limit <= budget for _, limit in seen)
 

@@ -24,7 +24,7 @@ on where the hand is:
   PIMC overbid in Huutopussi's auction and lose to the rules bot.
 - **Card play that is not solved**, in the games where rollouts played it
   worse than the rules bot (:data:`UNSOLVED_PLAY`: Tute habanero's stock,
-  Huutopussi for three's first trick): the rules bot's card, with no rollout.
+  Huutopussi for three where its budget runs out): the rules bot's card, with no rollout.
 
 With ``phases=solve`` a decision before card play (a bid, a sooli answer, a
 discard or a gift) is valued by the solver instead where the game allows it
@@ -143,7 +143,7 @@ SOLVE_CARDS: dict[str, int] = {
     "bondtolva": 6,
     "avomarjapussi": 12,
     "huutopussi": 9,
-    "huutopussi/3": 10,
+    "huutopussi/3": 11,
 }
 """Per game, the most cards still to play (:func:`cards_to_play`) at which a world is solved;
 a key ``name/players`` sets one variant's own (:func:`setting`).
@@ -159,9 +159,10 @@ card more multiplies the slow ones by five to ten.  Marjapussi solves its whole 
 cards) within :data:`NODE_BUDGET`, which played its first trick better than rollouts
 (docs/bots.md, "A budget of search nodes").  Huutopussi for four, Bondtolva and Tute
 habanero's play after the stock are solved from their first card; Avomarjapussi counts its
-rows.  Huutopussi for three solves from its second trick (10 of its 11 cards) within
-:data:`NODE_BUDGET`: judged card by card on those decisions, that avoided three quarters of the
-double-dummy loss of rolling them out (docs/bots.md).  While a stock lasts,
+rows.  Huutopussi for three solves its whole hand (11 cards) within :data:`NODE_BUDGET`: judged
+card by card, solving its second trick avoided three quarters of the double-dummy loss of
+rolling it out, and solving its first trick three quarters of the loss of the rules bot's card
+it played there before (docs/bots.md).  While a stock lasts,
 :data:`STOCK_SOLVE_CARDS` rules instead.
 """
 
@@ -232,7 +233,7 @@ under any load, so the bot stays deterministic given its seed; where the budget 
 
 Measured card by card against no budget (``bench/inference.py``, docs/bots.md): in Tuppi it
 caps a rami's deepest first tricks at no measurable cost, and it lets Marjapussi solve its
-whole hand, and Huutopussi for three its second trick.  In Huutopussi for four it cost points
+whole hand, and Huutopussi for three its whole hand.  In Huutopussi for four it cost points
 (its first trick often needs 10-40 million nodes, and a decision on fewer worlds or rolled out
 plays worse), so there, as in the games not measured, the solves are not limited."""
 
