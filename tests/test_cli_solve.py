@@ -92,7 +92,7 @@ def test_a_solve_out_of_time_shows_the_values_it_found(monkeypatch: pytest.Monke
     full = solver.solve(state)
     real = solver.solve
     monkeypatch.setattr(solver, "solve",
-                        lambda state, time_limit, threads: real(state, node_limit=5_000_000))
+                        lambda state, time_limit, threads: real(state, node_limit=full.nodes // 2))
     assert cli.main(["solve", "--game", "tute", "--seed", "3", "--time-limit", "9"]) == 1
     out = capsys.readouterr().out
     rows = _rows(out)
