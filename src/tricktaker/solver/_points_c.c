@@ -390,9 +390,11 @@ static int beaten_later(const Ctx *x, int d, int seat, i64 best) {
     return 0;
 }
 
-/* A guess at how good playing b is, for move ordering: first the leads and plays that win
- * the trick for the mover's side whatever the later hands hold, then (on lead) those that a
- * ruff takes, then low cards. */
+/* A guess at how good playing b is, for move ordering.  On lead: first a card the partner's
+ * top card or ruff takes, or that no other hand beats (unless an opponent can ruff it), then a
+ * lead an opponent ruffs, then low cards.  Later in the trick: first a card that wins the trick
+ * now and that no later opponent can beat, then the cheapest card that wins for now, then
+ * points on the partner's card if no later opponent can beat it, then the cards worth least. */
 static i64 play_score(const Ctx *x, int d, int seat, i64 b) {
     int i = idx(b);
     i64 pts = C_(C_WEIGHT, i);
