@@ -394,8 +394,9 @@ static int beaten_later(const Ctx *x, int d, int seat, i64 best) {
  * top card or ruff takes, or that no other hand beats (unless an opponent can ruff it), then a
  * lead an opponent ruffs, then low cards.  Later in the trick: first a card that wins the trick
  * now and that no later opponent can beat, then the cheapest card that wins for now, then
- * points on the partner's card if no later opponent can beat it, then the cards worth least. */
-static i64 play_score(const Ctx *x, int d, int seat, i64 b) {
+ * points on the partner's card if no later opponent can beat it (mate_safe, the same for every
+ * card of the node), then the cards worth least. */
+static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
     int i = idx(b);
     i64 pts = C_(C_WEIGHT, i);
     int suit = i >> 4;
@@ -431,8 +432,7 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b) {
     else
         wins = (suit == S_(d, F_LSUIT) && b > S_(d, F_BLED)) || (trump >= 0 && suit == trump);
     if (wins) return beaten_later(x, d, seat, b) ? 90 - strength : 120 + pts - strength;
-    int ours = R_(R_SIDE + winner_of(x, d)) == R_(R_SIDE + seat);
-    if (ours && !beaten_later(x, d, seat, bt != 0 ? bt : S_(d, F_BLED))) return 60 + pts;
+    if (mate_safe) return 60 + pts;
     return 40 - pts - strength;
 }
 
@@ -505,11 +505,14 @@ static int gen_moves(Ctx *x, int d, i64 first, int root) {
     }
     i64 legal = legal_cards(x, d);
     int nc = play_reps(x, d, legal, !root);
+    /* whether the trick is the mover's side's whatever the later hands hold */
+    int mate_safe = pos != 0 && R_(R_SIDE + winner_of(x, d)) == R_(R_SIDE + seat) &&
+                    !beaten_later(x, d, seat, S_(d, F_BTR) != 0 ? S_(d, F_BTR) : S_(d, F_BLED));
     for (int j = 0; j < nc && nm < MAX_MOVES; j++) {
         i64 card = W_(d, j);
         if (card != W_(d, 16 + j)) continue;
         M_(d, nm) = idx(card);
-        SC_(d, nm) = play_score(x, d, seat, card);
+        SC_(d, nm) = play_score(x, d, seat, card, mate_safe);
         nm++;
     }
     return order_moves(x, d, nm, first, pos == 0 ? W_(d, W_KILLER) : -1);
