@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Protocol, TypeVar
 
 import numpy as np
@@ -39,7 +40,8 @@ from .. import solver as _package
 from ..engine import Action, State
 from . import Solution, SolveTimeout, Tables, table_sets
 
-__all__ = ["MAX_THREADS", "PARALLEL_NODES", "fits", "map_in_threads", "solve_worlds", "split_moves"]
+__all__ = ["MAX_THREADS", "PARALLEL_NODES", "fits", "map_in_threads", "solve_worlds", "split_moves",
+           "table_generation"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -245,6 +247,21 @@ class _Counted(Protocol):
 
 
 S = TypeVar("S", bound=_Counted)
+
+
+@contextmanager
+def table_generation(stats: np.ndarray, index: int, generation: int) -> Iterator[None]:
+    """``generation`` in ``stats[index]``, where a kernel reads its table's generation, for one
+    search call.  A lane of :func:`split_moves` that searches the first lane's table must search
+    with that table's generation; its solver's own count comes back afterwards, even after an
+    error, since it must never go back (the old entries of the solver's own table would then
+    pass for new ones)."""
+    own = int(stats[index])
+    stats[index] = generation
+    try:
+        yield
+    finally:
+        stats[index] = own
 
 
 def split_moves(solvers: Sequence[S], search: Callable[[S, np.ndarray | None], dict[int, int]],

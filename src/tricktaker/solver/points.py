@@ -30,6 +30,7 @@ from ..cards import Card, Deck
 from ..engine import Action, State
 from . import Solution, SolveError, Tables, table_sets
 from . import _points as K
+from .parallel import table_generation
 
 __all__ = ["BENCH_VARIANTS", "Layout", "PointPosition", "PointSolver", "bench_points", "first_play",
            "shared_solver", "solution"]
@@ -226,25 +227,16 @@ class PointSolver:
                 raise TimeoutError("the search reached its time limit")
         signals = threading.current_thread() is threading.main_thread()
         out_moves, out_values = self._out
-        own = int(self._stats[K.S_GEN])
-        if table is None:
-            keys, bounds = self._keys, self._bounds
-            own += 1  # a new objective: forget every stored bound
-            self._stats[K.S_GEN] = own
+        if table is None:  # a new objective: forget every stored bound
+            keys, bounds, generation = self._keys, self._bounds, self.new_generation()
         else:
-            # the kernel reads the generation from this solver's stats: the host's, for this call
-            # only (this solver's own count must never go back, or the old entries of its own
-            # table would pass for new ones)
             host, generation = table
             keys, bounds = host._keys, host._bounds
-            self._stats[K.S_GEN] = generation
-        try:
+        with table_generation(self._stats, K.S_GEN, generation):
             n = K.root_values(self._rows, pos.rules, pos.cards, pos.suits, pos.stock,
                               keys, bounds, self._moves, self._scores, self._work,
                               self._stats, out_moves, out_values, time_left, signals, max_nodes,
                               share)
-        finally:
-            self._stats[K.S_GEN] = own
         return {int(out_moves[j]): int(out_values[j]) for j in range(n)}
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _tricks
+from .parallel import table_generation
 
 SUIT_BITS = 16
 
@@ -270,20 +271,13 @@ class TrickSolver:
         """
         args = self._kernel_args(pos)
         with self._lock:
-            own = int(self._stats[_tricks.GENERATION])
-            tt = self._table
+            tt, generation = self._table, int(self._stats[_tricks.GENERATION])
             if table is not None:
-                # the kernel reads the generation from this solver's stats: the host's, for this
-                # call only (this solver's own count must never go back, or the old entries of
-                # its own table would pass for new ones)
                 host, generation = table
                 tt = host._table
-                self._stats[_tricks.GENERATION] = generation
-            try:
+            with table_generation(self._stats, _tricks.GENERATION, generation):
                 values: dict[int, int] = _tricks.card_values(*args[:12], pos.cap, tt, self._stats,
                                                              self._time_left(deadline),
                                                              threading.get_ident() == _MAIN_THREAD,
                                                              max_nodes, share)
-            finally:
-                self._stats[_tricks.GENERATION] = own
         return values
