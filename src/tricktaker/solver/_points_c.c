@@ -1154,15 +1154,22 @@ TT_INLINE u64 mix(u64 h, i64 v) {
 }
 
 /* The gain from a trick start where every seat holds one card and nothing else can happen:
- * the forced last trick, or -1 if that is not the case. */
-static i64 last_trick(const Ctx *x, int d) {
-    if (S_(d, F_PHASE) != PH_PLAY || S_(d, F_CANCALL) != 0 || stock_left(x, d) != 0) return -1;
+ * the forced last trick, or -1 if that is not the case.  A leader who may call has no call to
+ * make unless the move generator's own calls (which may write M[d]) find one: with a card a
+ * hand, only a half-marriage ask to a partner holding the other half is left. */
+static i64 last_trick(Ctx *x, int d) {
+    if (S_(d, F_PHASE) != PH_PLAY || stock_left(x, d) != 0) return -1;
     int n = (int)R_(R_N);
     for (int seat = 0; seat < n; seat++) {
         i64 c = S_(d, seat);
         if (c == 0 || (c & (c - 1)) || C_(C_UNDER, idx(c)) != 0) return -1;
     }
     int leader = SEAT(S_(d, F_TURN));
+    if (S_(d, F_CANCALL) != 0) {
+        int calls = R_(R_STYLE) == STYLE_TUTE ? tute_decls(x, d, leader, 0, 0)
+                                              : family_calls(x, d, leader, 0, 0);
+        if (calls != 0) return -1;
+    }
     i64 trump = S_(d, F_TRUMP);
     i64 lead = S_(d, leader);
     int lsuit = idx(lead) >> 4;
