@@ -393,9 +393,10 @@ static int beaten_later(const Ctx *x, int d, int seat, i64 best) {
 /* A guess at how good playing b is, for move ordering.  On lead: first a card the partner's
  * top card or ruff takes, or that no other hand beats (unless an opponent can ruff it), then a
  * lead an opponent ruffs, then low cards.  Later in the trick: first a card that wins the trick
- * now and that no later opponent can beat, then the cheapest card that wins for now, then
- * points on the partner's card if no later opponent can beat it (mate_safe, the same for every
- * card of the node), then the cards worth least. */
+ * now and that no later opponent can beat (most points first), then the cheapest card that
+ * wins for now, then points on the partner's card if no later opponent can beat it (mate_safe,
+ * the same for every card of the node), then the cards worth least; a discard (neither the led
+ * suit nor trumps) that no other hand beats in its suit goes after the other discards. */
 static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
     int i = idx(b);
     i64 pts = C_(C_WEIGHT, i);
@@ -431,9 +432,15 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
         wins = suit == trump && b > bt;
     else
         wins = (suit == S_(d, F_LSUIT) && b > S_(d, F_BLED)) || (trump >= 0 && suit == trump);
-    if (wins) return beaten_later(x, d, seat, b) ? 90 - strength : 120 + pts - strength;
-    if (mate_safe) return 60 + pts;
-    return 40 - pts - strength;
+    if (wins) return beaten_later(x, d, seat, b) ? 90 - strength : 120 + pts;
+    /* a discard keeps back a card no other hand beats in its suit: it takes a trick later */
+    i64 keep = 0;
+    if (suit != S_(d, F_LSUIT) && suit != trump) {
+        i64 others = (S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3)) & ~S_(d, seat);
+        if (b > (others & suit_mask(suit))) keep = 30;
+    }
+    if (mate_safe) return 60 + pts - keep;
+    return 40 - pts - strength - keep;
 }
 
 /* Sort the moves by score, best first: killer (what cut off at the sibling trick start last)
