@@ -1391,11 +1391,12 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
 
 /* The exact gain from row d: null-window tests, each asking "at least test?" and narrowing
  * [lo, hi] to its fail-soft answer.  Without a guess the tests halve the interval.  With one
- * (the value of the card before, usually near) the first test is at the guess and the next
- * ones gallop away from it in the direction of the answers, GALLOP points and then twice as far
- * each time, never past the middle of the interval, until the answers have gone both ways;
- * from then on they halve.  A test near the value costs the most, and the halving from the
- * whole range of points spent several of them on both sides of it. */
+ * (the value of the last card of its suit, else of the card before: usually near) the first
+ * test is at the guess and the next ones gallop away from it in the direction of the answers,
+ * GALLOP points and then twice as far each time, never past the middle of the interval, until
+ * the answers have gone both ways; from then on they halve.  A test near the value costs the
+ * most, and the halving from the whole range of points spent several of them on both sides of
+ * it. */
 static i64 exact(Ctx *x, int d, i64 guess) {
     i64 lo = 0;
     i64 hi = upper_bound(x, d);
@@ -1445,7 +1446,9 @@ static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values, volatile i6
     for (int j = 0; j < nm; j++) moves[j] = M_(0, j);
     i64 legal = S_(0, F_PHASE) == PH_PLAY ? legal_cards(x, 0) : 0;
     int nc = play_reps(x, 0, legal, 1);
-    i64 guess = -1;
+    /* a card's tests start from the value of the last card of its suit, else of the card
+     * before: the cards of a suit lead to the most alike tricks */
+    i64 guess = -1, by_suit[4] = {-1, -1, -1, -1};
     int n = 0;
     i64 slot = 0, taken = share ? tt_take(share) : 0; /* (slots count the moves that need a search) */
     for (int j = 0; j < nm; j++) {
@@ -1478,12 +1481,14 @@ static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values, volatile i6
                 if (S_(1, F_DONE) != 0) {
                     v = g;
                 } else {
-                    v = g + exact(x, 1, guess - g);
+                    i64 from = mv < 64 && by_suit[(mv >> 4) & 3] >= 0 ? by_suit[(mv >> 4) & 3] : guess;
+                    v = g + exact(x, 1, from < 0 ? -1 : from - g);
                     if (x->stop) continue;
                 }
                 values[j] = v;
                 known[j] = 1;
                 guess = v;
+                if (mv < 64) by_suit[(mv >> 4) & 3] = v;
                 if (share) taken = tt_take(share);
             }
         }
