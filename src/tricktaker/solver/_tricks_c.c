@@ -361,7 +361,9 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
                     else if (!opp)
                         sc -= 70;
                 } else if (s != lead_suit) {
-                    sc = 100 + rank - 3 * length;
+                    /* the highest discard first, by its rank among the live cards: a low card
+                     * left at the top of its suit takes a trick as surely as an ace */
+                    sc = 100 + popcount(m_all & (b - 1)) - 3 * length;
                 } else if (b < best) {
                     sc = 100 + rank;
                 } else if (pos < tsize - 1) {
