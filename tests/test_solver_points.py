@@ -126,6 +126,32 @@ def test_values_match_minimax_in_endgames(variant: str) -> None:
         check_against_minimax(state)
 
 
+def test_a_last_trick_with_a_call_left_is_searched() -> None:
+    """The search counts a last trick (a card in every hand) at once unless its leader has a call
+    to make, which with a card a hand is only a half-marriage ask to the partner holding the
+    other half.  Positions a trick earlier, from Huutopussi deals (the 2002 rules) whose last
+    trick offered its leader such an ask, against plain minimax, which plays every call out (on
+    seed 102 the ask changes the value)."""
+    name, options = VARIANTS["huutopussi-2002"]
+    game = tt.new_game(name, **options)
+    checked = 0
+    for seed in range(110):
+        rng = random.Random(seed)
+        state = game.new_hand(seed=seed)
+        before = None
+        while not state.is_over():
+            if state.phase in PLAY_PHASES and cards_out(state) == 2 * state.num_players:
+                before = state.clone()
+            actions = state.legal_actions()
+            if before and state.phase == "play" and cards_out(state) == state.num_players:
+                if any(a.kind == "ask" and "half" in str(a) for a in actions):
+                    check_against_minimax(before)
+                    checked += 1
+                break
+            state.apply(rng.choice(actions))
+    assert checked >= 3
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_values_match_minimax_in_many_endgames(variant: str) -> None:
