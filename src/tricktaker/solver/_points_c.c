@@ -323,6 +323,13 @@ static int family_calls(Ctx *x, int d, int seat, int root, int nm) {
     return nm;
 }
 
+/* Append to M[d] (from nm) the calls the seat on lead may make now: Tute's declarations or the
+ * Marjapussi family's and Huutopussi's calls; return the new count. */
+static int leader_calls(Ctx *x, int d, int seat, int root, int nm) {
+    if (R_(R_STYLE) == STYLE_TUTE) return tute_decls(x, d, seat, root, nm);
+    return family_calls(x, d, seat, root, nm);
+}
+
 /* Whether M[d][start:nm] holds a cante. */
 TT_INLINE int sings(const Ctx *x, int d, int start, int nm) {
     for (int j = start; j < nm; j++)
@@ -390,6 +397,11 @@ static int beaten_later(const Ctx *x, int d, int seat, i64 best) {
     return 0;
 }
 
+/* The cards in the hands of every seat but seat. */
+TT_INLINE i64 other_hands(const Ctx *x, int d, int seat) {
+    return (S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3)) & ~S_(d, seat);
+}
+
 /* A guess at how good playing b is, for move ordering.  On lead: first a card the partner's
  * top card or ruff takes, or that no other hand beats (unless an opponent can ruff it), then a
  * lead an opponent ruffs, then low cards.  Later in the trick: first a card that wins the trick
@@ -407,7 +419,7 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
     if (pos == 0) {
         /* (stock and face-down cards take no part in this trick; while a stock lets every
          * card be played, a void says nothing) */
-        i64 others = (S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3)) & ~S_(d, seat);
+        i64 others = other_hands(x, d, seat);
         i64 sm = suit_mask(suit);
         i64 tm = trump >= 0 && suit != trump ? suit_mask((int)trump) : 0;
         int free_ = R_(R_FREE) != 0 && stock_left(x, d) > 0;
@@ -434,11 +446,8 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
         wins = (suit == S_(d, F_LSUIT) && b > S_(d, F_BLED)) || (trump >= 0 && suit == trump);
     if (wins) return beaten_later(x, d, seat, b) ? 90 - strength : 120 + pts;
     /* a discard keeps back a card no other hand beats in its suit: it takes a trick later */
-    i64 keep = 0;
-    if (suit != S_(d, F_LSUIT) && suit != trump) {
-        i64 others = (S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3)) & ~S_(d, seat);
-        if (b > (others & suit_mask(suit))) keep = 30;
-    }
+    int discard = suit != S_(d, F_LSUIT) && suit != trump;
+    i64 keep = discard && b > (other_hands(x, d, seat) & suit_mask(suit)) ? 30 : 0;
     if (mate_safe) return 60 + pts - keep;
     return 40 - pts - strength - keep;
 }
@@ -496,15 +505,11 @@ static int gen_moves(Ctx *x, int d, i64 first, int root) {
     }
     if (pos == 0) {
         if (S_(d, F_CANCALL) != 0) {
-            if (R_(R_STYLE) == STYLE_TUTE) {
-                int calls = nm;
-                nm = tute_decls(x, d, seat, root, nm);
-                if (!root && is_max(x, seat) && sings(x, d, calls, nm)) {
-                    for (int j = 0; j < nm; j++) SC_(d, j) = 200;
-                    return order_moves(x, d, nm, first, -1);
-                }
-            } else {
-                nm = family_calls(x, d, seat, root, nm);
+            int calls = nm;
+            nm = leader_calls(x, d, seat, root, nm);
+            if (R_(R_STYLE) == STYLE_TUTE && !root && is_max(x, seat) && sings(x, d, calls, nm)) {
+                for (int j = 0; j < nm; j++) SC_(d, j) = 200;
+                return order_moves(x, d, nm, first, -1);
             }
         }
         for (int j = 0; j < nm; j++) SC_(d, j) = 200;
@@ -512,14 +517,16 @@ static int gen_moves(Ctx *x, int d, i64 first, int root) {
     }
     i64 legal = legal_cards(x, d);
     int nc = play_reps(x, d, legal, !root);
-    /* whether the trick is the mover's side's whatever the later hands hold */
-    int mate_safe = pos != 0 && R_(R_SIDE + winner_of(x, d)) == R_(R_SIDE + seat) &&
+    /* a single card needs no score (a call's 200 and the killer's and table move's come first
+     * anyway); whether the trick is the mover's side's whatever the later hands hold */
+    int scored = nc > 1;
+    int mate_safe = scored && pos != 0 && R_(R_SIDE + winner_of(x, d)) == R_(R_SIDE + seat) &&
                     !beaten_later(x, d, seat, S_(d, F_BTR) != 0 ? S_(d, F_BTR) : S_(d, F_BLED));
     for (int j = 0; j < nc && nm < MAX_MOVES; j++) {
         i64 card = W_(d, j);
         if (card != W_(d, 16 + j)) continue;
         M_(d, nm) = idx(card);
-        SC_(d, nm) = play_score(x, d, seat, card, mate_safe);
+        SC_(d, nm) = scored ? play_score(x, d, seat, card, mate_safe) : 0;
         nm++;
     }
     return order_moves(x, d, nm, first, pos == 0 ? W_(d, W_KILLER) : -1);
@@ -1162,8 +1169,8 @@ TT_INLINE u64 mix(u64 h, i64 v) {
 
 /* The gain from a trick start where every seat holds one card and nothing else can happen:
  * the forced last trick, or -1 if that is not the case.  A leader who may call has no call to
- * make unless the move generator's own calls (which may write M[d]) find one: with a card a
- * hand, only a half-marriage ask to a partner holding the other half is left. */
+ * make unless the move generator's own calls (leader_calls, which writes M[d]) find one: with a
+ * card a hand, only a half-marriage ask to a partner holding the other half is left. */
 static i64 last_trick(Ctx *x, int d) {
     if (S_(d, F_PHASE) != PH_PLAY || stock_left(x, d) != 0) return -1;
     int n = (int)R_(R_N);
@@ -1172,11 +1179,7 @@ static i64 last_trick(Ctx *x, int d) {
         if (c == 0 || (c & (c - 1)) || C_(C_UNDER, idx(c)) != 0) return -1;
     }
     int leader = SEAT(S_(d, F_TURN));
-    if (S_(d, F_CANCALL) != 0) {
-        int calls = R_(R_STYLE) == STYLE_TUTE ? tute_decls(x, d, leader, 0, 0)
-                                              : family_calls(x, d, leader, 0, 0);
-        if (calls != 0) return -1;
-    }
+    if (S_(d, F_CANCALL) != 0 && leader_calls(x, d, leader, 0, 0) != 0) return -1;
     i64 trump = S_(d, F_TRUMP);
     i64 lead = S_(d, leader);
     int lsuit = idx(lead) >> 4;
@@ -1476,19 +1479,21 @@ static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values, volatile i6
             known[j] = 0;
             slot++;
             if (ours[j]) {
+                /* (a call has no suit) */
+                i64 *suit_value = mv < 64 ? &by_suit[(mv >> 4) & 3] : NULL;
                 i64 g = apply_move(x, 0, mv);
                 i64 v;
                 if (S_(1, F_DONE) != 0) {
                     v = g;
                 } else {
-                    i64 from = mv < 64 && by_suit[(mv >> 4) & 3] >= 0 ? by_suit[(mv >> 4) & 3] : guess;
+                    i64 from = suit_value && *suit_value >= 0 ? *suit_value : guess;
                     v = g + exact(x, 1, from < 0 ? -1 : from - g);
                     if (x->stop) continue;
                 }
                 values[j] = v;
                 known[j] = 1;
                 guess = v;
-                if (mv < 64) by_suit[(mv >> 4) & 3] = v;
+                if (suit_value) *suit_value = v;
                 if (share) taken = tt_take(share);
             }
         }
