@@ -319,6 +319,19 @@ def test_units_say_what_is_counted() -> None:
 # -- targeted cases --------------------------------------------------------------------------------
 
 
+def generated_moves(state: State, root: bool) -> list[str]:
+    """The actions the point kernel's move generator searches from a Marjapussi-family or
+    Huutopussi state, in its order (no table move, no killer): at the root every legal action,
+    inside the search one card for each run of equivalent cards."""
+    pos = marriage_solver.position(state)
+    rows, moves, scores, work = K.new_stack()
+    rows[0] = pos.row
+    work[0, K.W_KILLER] = -1
+    n = K.gen_moves(rows, 0, pos.rules, pos.cards, pos.suits, moves, scores, work, -1, root)
+    by_code = {code: action for action, code in pos.codes.items()}
+    return [str(by_code[int(m)]) for m in moves[0, :n]]
+
+
 def search_order(state: State) -> list[str]:
     """The mover's legal cards in the order the point kernel's move generator tries them (no
     table move, no killer)."""
@@ -366,6 +379,30 @@ def test_the_move_order_keeps_back_the_discards_that_take_later_tricks() -> None
     assert order[0] == "12B", order
     assert sorted(order[-3:]) == sorted(["1C", "3C", "12C"]), order
     assert sorted(order) == sorted(hands[2].split())
+
+
+def test_a_king_whose_queen_is_played_plays_as_one_with_the_jack() -> None:
+    """Huutopussi for three: a marriage's king and queen are never merged with the cards next to
+    them while the marriage may still be declared, but once its queen is played (or lies in
+    another hand, with no partner to ask) the king is a card worth 5 like the jack below it:
+    inside the search the jack stands for both, while the root still lists every legal card."""
+    game = tt.new_game("huutopussi", players=3)
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = first_play(game.new_hand(seed=seed), rng)
+        while not state.is_over():
+            obs = state.observation(None)
+            played = " ".join(str(t) for t in obs["tricks"])
+            cards = {str(a.card) for a in state.legal_actions() if a.kind == "play"}
+            for suit in "SCDH":
+                if {"K" + suit, "J" + suit} <= cards and "Q" + suit in played and not obs["trick"]:
+                    root = generated_moves(state, root=True)
+                    inner = generated_moves(state, root=False)
+                    assert {"play K" + suit, "play J" + suit} <= set(root), root
+                    assert "play J" + suit in inner and "play K" + suit not in inner, inner
+                    return
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position in 100 deals")
 
 
 def test_a_tute_deal_solves_within_its_node_budget() -> None:

@@ -194,6 +194,36 @@ static i64 legal_cards(const Ctx *x, int d) {
     return cards;
 }
 
+/* The marriage cards of the suits whose marriage may still be declared: the suit not declared
+ * yet, and both cards still to come into one hand (one side's two hands where partners ask each
+ * other for a half or a whole), the stock and the up card counting as anyone's.  Cards never pass
+ * between hands in the play, so a pair split between seats that may not ask each other, or with
+ * a card played, can no longer be called. */
+static i64 open_pairs_now(const Ctx *x, int d) {
+    i64 gone = S_(d, F_GONE);
+    i64 cand = x->open_pairs[S_(d, F_DECL) & 15] & ~gone;
+    if (cand == 0) return 0;
+    int n = (int)R_(R_N);
+    i64 any = (C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP)) & ~gone;
+    i64 hold[4] = {0, 0, 0, 0};
+    for (int seat = 0; seat < n; seat++) hold[seat] = S_(d, seat) | (R_(R_DOWN + seat) & ~gone) | any;
+    if (R_(R_PARTNERS) != 0 && n == 4) {
+        hold[0] = hold[2] = hold[0] | hold[2];
+        hold[1] = hold[3] = hold[1] | hold[3];
+    }
+    i64 open = 0;
+    for (int s = 0; s < 4; s++) {
+        i64 pair = SD_(SD_PAIR, s);
+        if ((cand & pair) != pair) continue;
+        for (int seat = 0; seat < n; seat++)
+            if ((hold[seat] & pair) == pair) {
+                open |= pair;
+                break;
+            }
+    }
+    return open;
+}
+
 /* Each legal card (W[d][k]) and the card that stands for it (W[d][16 + k]: itself unless
  * merge); return how many.  Cards merge into a run when they are the seat's own legal cards,
  * adjacent among the live cards of their suit, with equal points and pips and no part in a
@@ -213,7 +243,7 @@ static int play_reps(Ctx *x, int d, i64 legal, int merge) {
     }
     i64 live = R_(R_DECK) & ~S_(d, F_GONE);
     /* (once no call can come, a card's part in calls no longer matters) */
-    i64 special = calls_ahead(x, d) ? R_(R_SPECIAL) | x->open_pairs[S_(d, F_DECL) & 15] : 0;
+    i64 special = calls_ahead(x, d) ? R_(R_SPECIAL) | open_pairs_now(x, d) : 0;
     i64 prev = 0, run = 0;
     /* legal cards in rank order, suit by suit: a card continues the run of the legal card just
      * below it when no live card lies between them */
@@ -789,10 +819,7 @@ static int trumps_fixed(const Ctx *x, int d) {
     if (mode == MARRY_TUTE) return 1;
     if (S_(d, F_TRUMP) < 0) return 0;
     if (mode == MARRY_FIRST_TRUMPS) return 1;
-    i64 gone = S_(d, F_GONE);
-    for (int s = 0; s < 4; s++)
-        if (!((S_(d, F_DECL) >> s) & 1) && (gone & SD_(SD_PAIR, s)) == 0) return 0;
-    return 1;
+    return open_pairs_now(x, d) == 0;
 }
 
 /* Whether the maximiser's side (mine) or the other may still declare tute. */
