@@ -1098,15 +1098,26 @@ static int relative(const Ctx *x, int d) {
     return x->down_keys && S_(d, F_LT1) == 0 && S_(d, F_LT2) == 0 ? 2 : 0;
 }
 
-/* Whether a relative key classes the cards by their points and pips alone (once no call can
- * come, when there are at most 8 such classes), rather than by their part in calls too. */
-TT_INLINE int plain_key(const Ctx *x, int d) { return x->plain_classes <= 8 && !calls_ahead(x, d); }
+/* The suits (a bit each) whose cards a relative key classes by their points and pips alone
+ * rather than by their part in calls too (when there are at most 8 such classes): every suit
+ * once no call can come, else the suits with no open marriage (open_pairs_now) and no special
+ * card in a hand.  Inside the search no call can involve such a suit's cards: a declaration or
+ * a sing needs the pair in one hand, an ask the partner's half or whole, and cards never pass
+ * between hands.  The key says which suits these are (its kind). */
+static int plain_suits(const Ctx *x, int d, i64 live) {
+    if (x->plain_classes > 8) return 0;
+    if (!calls_ahead(x, d)) return 15;
+    i64 open = open_pairs_now(x, d) | (live & R_(R_SPECIAL));
+    int plain = 0;
+    for (int s = 0; s < 4; s++)
+        if (!(open & suit_mask(s))) plain |= 1 << s;
+    return plain;
+}
 
 /* A relative-rank key into k[0..3], one word per suit: for each live card, by its rank among
  * the live cards of its suit, its owner and class (5 bits); and how many there are. */
-static void relative_key(const Ctx *x, int d, i64 *k) {
+static void relative_key(const Ctx *x, int d, int plain, i64 *k) {
     int n = (int)R_(R_N);
-    const i64 *cls = plain_key(x, d) ? x->plain_class : &C_(C_CLASS, 0);
     i64 live = 0;
     for (int seat = 0; seat < n; seat++) live |= S_(d, seat);
     for (int s = 0; s < 4; s++) k[s] = (i64)((u64)popcount(live & suit_mask(s)) << 52);
@@ -1117,14 +1128,15 @@ static void relative_key(const Ctx *x, int d, i64 *k) {
             h ^= low;
             int i = idx(low);
             int place = popcount(live & suit_mask(i >> 4) & (low - 1));
-            k[(i >> 4) & 3] |= (i64)((u64)(seat * 8 + (cls[i & 63] & 7)) << ((5 * place) & 63));
+            i64 cls = (plain >> (i >> 4)) & 1 ? x->plain_class[i & 63] : C_(C_CLASS, i);
+            k[(i >> 4) & 3] |= (i64)((u64)(seat * 8 + (cls & 7)) << ((5 * place) & 63));
         }
     }
 }
 
 /* The work row's columns that keep a trick start's relative key for the trick starts below it:
- * the four suit words, the live cards they describe, and which class table they used (0: no
- * relative key of kind 1 at this row). */
+ * the four suit words, the live cards they describe, and their kind: 1 + the suits classed by
+ * points and pips alone (plain_suits), 0 if the row has no such key. */
 enum { W_KEY = 32, W_KEYLIVE = 37, W_KEYKIND = 38 };
 
 /* relative_key from the key of the trick start above it on the search's path (row p, whose
@@ -1267,20 +1279,22 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         i64 live = 0;  /* the cards in hand (the key's and the quick points' condition) */
         for (int seat = 0; seat < R_(R_N); seat++) live |= S_(d, seat);
         int rel = relative(x, d);
+        int kind = 0;
         k[5] = S_(d, F_LT1) | S_(d, F_LT2);
         if (rel == 1) {
-            int kind = plain_key(x, d) ? 2 : 1;
+            int plain = plain_suits(x, d, live);
+            kind = 1 + plain;
             int p = d - 1;
             while (p >= x->first_row && S_(p, F_POS) != 0) p--;
             if (p >= x->first_row && W_(p, W_KEYKIND) == kind) {
                 relative_key_after(x, p, live, k);
 #ifdef TT_CHECK_KEYS
                 i64 k2[KEY_WORDS] = {0, 0, 0, 0, 0, 0};
-                relative_key(x, d, k2);
+                relative_key(x, d, plain, k2);
                 if (k2[0] != k[0] || k2[1] != k[1] || k2[2] != k[2] || k2[3] != k[3]) __builtin_trap();
 #endif
             } else {
-                relative_key(x, d, k);
+                relative_key(x, d, plain, k);
             }
             for (int s = 0; s < 4; s++) W_(d, W_KEY + s) = k[s];
             W_(d, W_KEYLIVE) = live;
@@ -1293,6 +1307,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             W_(d, W_KEYKIND) = 0;
         }
         k[4] = meta(x, d) * 2 + (rel != 0);
+        k[5] |= (i64)((u64)kind << 58);  /* (above every card of a relative key: derive) */
         u64 h = 0x1234567;
         for (int j = 0; j < KEY_WORDS; j++) h = mix(h, k[j]);
         /* a bucket of two entries (slot, slot + 1) */
@@ -1648,6 +1663,7 @@ static void derive(Ctx *x) {
         if (cards > 10) x->relative = x->down_keys = 0;
         if (cards > 9) x->down_keys = 0;
     }
+    if ((u64)x->R[R_DECK] >> 58) x->relative = x->down_keys = 0;  /* (bits 58-63 tag the keys) */
 }
 
 /* The fields of row d that the search uses as indexes. */
