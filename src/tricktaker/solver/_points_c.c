@@ -73,6 +73,9 @@ typedef struct {
     u64 nodes;
     int depth;       /* rows in S, M, SC, W */
     int first_row;   /* the first row searched (its work row is this search's) */
+    int open_kept;   /* a trick start's open marriages are kept in its work row (W_OPEN) */
+    i64 pair_low;    /* the lower card of each suit's marriage */
+    int pair_gap;    /* how far above it the other card lies, if the same in every suit, else 0 */
     int stop;        /* 1: time out or interrupt; 2: too deep */
     tt_watch *watch;
 } Ctx;
@@ -212,6 +215,15 @@ static i64 open_pairs_now(const Ctx *x, int d) {
         hold[1] = hold[3] = hold[1] | hold[3];
     }
     i64 open = 0;
+    if (x->pair_gap > 0) {  /* every pair is its lower card and the card pair_gap above it */
+        int g = x->pair_gap;
+        i64 low = cand & x->pair_low;
+        for (int seat = 0; seat < n; seat++) {
+            i64 both = hold[seat] & (i64)((u64)hold[seat] >> g) & low;
+            open |= both | (i64)((u64)both << g);
+        }
+        return open;
+    }
     for (int s = 0; s < 4; s++) {
         i64 pair = SD_(SD_PAIR, s);
         if ((cand & pair) != pair) continue;
@@ -222,6 +234,20 @@ static i64 open_pairs_now(const Ctx *x, int d) {
             }
     }
     return open;
+}
+
+/* The work row's column that keeps a trick start's open_pairs_now for the trick's later hands
+ * (x->open_kept: set by search at every trick start, and at the root row by root_values).  The
+ * cards played since can only have closed a marriage, so for merging cards it stays sound. */
+enum { W_OPEN = 39 };
+
+/* open_pairs_now, or (open_kept) what the trick start of row d's trick kept: a superset. */
+static i64 open_pairs_row(const Ctx *x, int d) {
+    if (x->open_kept) {
+        i64 t = d - S_(d, F_POS);
+        if (t >= 0 && S_(t, F_POS) == 0) return W_(t, W_OPEN);
+    }
+    return open_pairs_now(x, d);
 }
 
 /* Each legal card (W[d][k]) and the card that stands for it (W[d][16 + k]: itself unless
@@ -243,7 +269,7 @@ static int play_reps(Ctx *x, int d, i64 legal, int merge) {
     }
     i64 live = R_(R_DECK) & ~S_(d, F_GONE);
     /* (once no call can come, a card's part in calls no longer matters) */
-    i64 special = calls_ahead(x, d) ? R_(R_SPECIAL) | open_pairs_now(x, d) : 0;
+    i64 special = calls_ahead(x, d) ? R_(R_SPECIAL) | open_pairs_row(x, d) : 0;
     i64 prev = 0, run = 0;
     /* legal cards in rank order, suit by suit: a card continues the run of the legal card just
      * below it when no live card lies between them */
@@ -819,7 +845,7 @@ static int trumps_fixed(const Ctx *x, int d) {
     if (mode == MARRY_TUTE) return 1;
     if (S_(d, F_TRUMP) < 0) return 0;
     if (mode == MARRY_FIRST_TRUMPS) return 1;
-    return open_pairs_now(x, d) == 0;
+    return open_pairs_row(x, d) == 0;
 }
 
 /* Whether the maximiser's side (mine) or the other may still declare tute. */
@@ -1107,7 +1133,7 @@ static int relative(const Ctx *x, int d) {
 static int plain_suits(const Ctx *x, int d, i64 live) {
     if (x->plain_classes > 8) return 0;
     if (!calls_ahead(x, d)) return 15;
-    i64 open = open_pairs_now(x, d) | (live & R_(R_SPECIAL));
+    i64 open = open_pairs_row(x, d) | (live & R_(R_SPECIAL));
     int plain = 0;
     for (int s = 0; s < 4; s++)
         if (!(open & suit_mask(s))) plain |= 1 << s;
@@ -1278,6 +1304,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         if (last >= 0) return last;
         i64 live = 0;  /* the cards in hand (the key's and the quick points' condition) */
         for (int seat = 0; seat < R_(R_N); seat++) live |= S_(d, seat);
+        W_(d, W_OPEN) = open_pairs_now(x, d);  /* (open_pairs_row reads it from here on) */
         int rel = relative(x, d);
         int kind = 0;
         k[5] = S_(d, F_LT1) | S_(d, F_LT2);
@@ -1485,6 +1512,7 @@ static int root_values_impl(Ctx *x, i64 *out_moves, i64 *out_values, volatile i6
     /* no killer moves from an earlier call: a solve's nodes then depend on its position alone,
      * not on what the solver searched before (the table's older entries are never read) */
     for (int d = 0; d < x->depth; d++) W_(d, W_KILLER) = -1;
+    W_(0, W_OPEN) = open_pairs_now(x, 0);
     i64 moves[MAX_MOVES], values[MAX_MOVES];
     int ours[MAX_MOVES], known[MAX_MOVES];
     int nm = gen_moves(x, 0, -1, 1);
@@ -1609,6 +1637,20 @@ static int rules_args(Ctx *x, Bufs *b, PyObject *R, PyObject *C, PyObject *SD, P
 
 /* Tables the search derives from the rules once per call. */
 static void derive(Ctx *x) {
+    x->pair_low = 0;
+    x->pair_gap = -1;
+    for (int s = 0; s < 4; s++) {
+        i64 pair = x->SD[SD_PAIR * 4 + s];
+        if (popcount(pair) != 2) {
+            x->pair_gap = 0;
+            continue;
+        }
+        i64 low = pair & -pair;
+        int gap = idx(pair ^ low) - idx(low);
+        x->pair_low |= low;
+        x->pair_gap = x->pair_gap < 0 || x->pair_gap == gap ? gap : 0;
+    }
+    if (x->pair_gap < 0) x->pair_gap = 0;
     for (int decl = 0; decl < 16; decl++) {
         i64 open = 0;
         for (int s = 0; s < 4; s++)
@@ -1783,6 +1825,7 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
     tt_watch_begin(&w, time_left, signals, x->nodes, (i64)max_nodes);
     w.call_off = share ? &share[TT_SHARE_CALL_OFF] : NULL;
     x->first_row = 1;  /* (row 0 is the root, whose moves are applied, not searched) */
+    x->open_kept = 1;
     int n = root_values_impl(x, out_moves, out_values, share);
     stats[S_NODES] = (i64)x->nodes;
     if (x->stop == 2) {
