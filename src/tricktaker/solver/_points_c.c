@@ -848,14 +848,14 @@ static int trumps_fixed(const Ctx *x, int d) {
     return open_pairs_row(x, d) == 0;
 }
 
-/* Whether the maximiser's side (mine) or the other may still declare tute. */
+/* Whether the maximiser's side (mine) or the other may still declare tute: one of its hands
+ * holds the four cards (tute_decls), or a stock is left to draw them from. */
 static int may_tute(const Ctx *x, int d, int mine) {
     if (R_(R_TUTE) == 0 || !calls_ahead(x, d)) return 0;
     if (stock_left(x, d) != 0) return 1;
-    i64 reach = 0;
     for (int seat = 0; seat < R_(R_N); seat++)
-        if (is_max(x, seat) == mine) reach |= S_(d, seat);
-    return has_tute(x, reach);
+        if (is_max(x, seat) == mine && has_tute(x, S_(d, seat))) return 1;
+    return 0;
 }
 
 /* The sum of the k smallest card points among the cards of pool (any number of cards). */
