@@ -74,6 +74,9 @@ typedef struct {
     int depth;       /* rows in S, M, SC, W */
     int first_row;   /* the first row searched (its work row is this search's) */
     int open_kept;   /* a trick start's open marriages are kept in its work row (W_OPEN) */
+    int pairs_matter; /* whether a closed marriage changes anything: its cards share their points
+                         and pips with another card (plain_useful), or trumps change with calls */
+    int plain_useful; /* some card with a part in calls shares its points and pips with another */
     i64 pair_low;    /* the lower card of each suit's marriage */
     int pair_gap;    /* how far above it the other card lies, if the same in every suit, else 0 */
     int stop;        /* 1: time out or interrupt; 2: too deep */
@@ -203,6 +206,7 @@ static i64 legal_cards(const Ctx *x, int d) {
  * between hands in the play, so a pair split between seats that may not ask each other, or with
  * a card played, can no longer be called. */
 static i64 open_pairs_now(const Ctx *x, int d) {
+    if (!x->pairs_matter) return x->open_pairs[S_(d, F_DECL) & 15];  /* (a superset: enough) */
     i64 gone = S_(d, F_GONE);
     i64 cand = x->open_pairs[S_(d, F_DECL) & 15] & ~gone;
     if (cand == 0) return 0;
@@ -1133,6 +1137,7 @@ static int relative(const Ctx *x, int d) {
 static int plain_suits(const Ctx *x, int d, i64 live) {
     if (x->plain_classes > 8) return 0;
     if (!calls_ahead(x, d)) return 15;
+    if (!x->plain_useful) return 0;  /* (the same classes, and a key carried down more often) */
     i64 open = open_pairs_row(x, d) | (live & R_(R_SPECIAL));
     int plain = 0;
     for (int s = 0; s < 4; s++)
@@ -1687,6 +1692,17 @@ static void derive(Ctx *x) {
         if (c == x->plain_classes) seen[x->plain_classes++] = i;
         x->plain_class[i] = c;
     }
+    i64 special = x->R[R_SPECIAL];
+    for (int s = 0; s < 4; s++) special |= x->SD[SD_PAIR * 4 + s];
+    x->plain_useful = 0;
+    for (int i = 0; i < 64; i++) {
+        if (!((x->R[R_DECK] & special) >> i & 1)) continue;
+        for (int j = 0; j < 64; j++)
+            if (j != i && ((x->R[R_DECK] >> j) & 1) && x->plain_class[j] == x->plain_class[i]
+                && x->C[C_CLASS * C_COLS + j] != x->C[C_CLASS * C_COLS + i])
+                x->plain_useful = 1;
+    }
+    x->pairs_matter = x->plain_useful || x->R[R_MARRY] == MARRY_EVERY_TRUMPS;
     for (int table = 0; table < 2; table++) {
         x->rising[table] = 1;
         i64 last = -1;
