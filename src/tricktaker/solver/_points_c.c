@@ -1086,6 +1086,10 @@ static i64 quick_pip_point(const Ctx *x, int d, int leader, i64 *mine) {
 
 /* Every field of a trick-start position beyond the hands and the lead rule, in one word. */
 static i64 meta(const Ctx *x, int d) {
+    /* once no call can come (the play phase of a Marjapussi-family game or Huutopussi with no
+     * marriage open: family_calls), what was declared and asked no longer matters */
+    int calls = R_(R_STYLE) == STYLE_TUTE || S_(d, F_PHASE) != PH_PLAY || !x->pairs_matter ||
+                W_(d, W_OPEN) != 0;
     i64 pipdiff = 0;
     if (R_(R_PIPVAL) != 0) {
         i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS) + 1;
@@ -1098,15 +1102,15 @@ static i64 meta(const Ctx *x, int d) {
     i64 m = S_(d, F_LEADER);
     m = m * 4 + S_(d, F_TURN);
     m = m * 8 + S_(d, F_TRUMP) + 1;
-    m = m * 16 + S_(d, F_DECL);
-    m = m * 2 + S_(d, F_CANCALL);
+    m = m * 16 + (calls ? S_(d, F_DECL) : 0);
+    m = m * 2 + (calls ? S_(d, F_CANCALL) : 0);
     m = m * 4 + S_(d, F_PHASE);
     m = m * 8 + S_(d, F_PENDING) + 1;
     m = m * 8 + S_(d, F_ASKKIND) + 1;
-    m = m * 4 + S_(d, F_ASKED);
-    m = m * 4 + S_(d, F_ASKED + 1);
-    m = m * 4 + S_(d, F_WHOLE);
-    m = m * 4 + S_(d, F_WHOLE + 1);
+    m = m * 4 + (calls ? S_(d, F_ASKED) : 0);
+    m = m * 4 + (calls ? S_(d, F_ASKED + 1) : 0);
+    m = m * 4 + (calls ? S_(d, F_WHOLE) : 0);
+    m = m * 4 + (calls ? S_(d, F_WHOLE + 1) : 0);
     m = m * 2 + S_(d, F_SANG);
     m = m * 2 + S_(d, F_SANG + 1);
     m = m * 2 + S_(d, F_WIN20);
@@ -1702,7 +1706,7 @@ static void derive(Ctx *x) {
                 && x->C[C_CLASS * C_COLS + j] != x->C[C_CLASS * C_COLS + i])
                 x->plain_useful = 1;
     }
-    x->pairs_matter = x->plain_useful || x->R[R_MARRY] == MARRY_EVERY_TRUMPS;
+    x->pairs_matter = x->plain_useful || x->R[R_STYLE] != STYLE_TUTE;
     for (int table = 0; table < 2; table++) {
         x->rising[table] = 1;
         i64 last = -1;
