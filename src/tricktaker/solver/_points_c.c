@@ -1086,10 +1086,13 @@ static i64 quick_pip_point(const Ctx *x, int d, int leader, i64 *mine) {
 
 /* Every field of a trick-start position beyond the hands and the lead rule, in one word. */
 static i64 meta(const Ctx *x, int d) {
-    /* once no call can come (the play phase of a Marjapussi-family game or Huutopussi with no
-     * marriage open: family_calls), what was declared and asked no longer matters */
-    int calls = R_(R_STYLE) == STYLE_TUTE || S_(d, F_PHASE) != PH_PLAY || !x->pairs_matter ||
-                W_(d, W_OPEN) != 0;
+    /* once no call can come (in the play phase, no marriage open and no tute in a hand, or
+     * habanero's last tricks: family_calls, tute_decls), what was declared, sung and asked no
+     * longer matters; the key says which is the case (a position where a call can still come may
+     * hold those fields at 0 too) */
+    int calls = calls_ahead(x, d) &&
+                (S_(d, F_PHASE) != PH_PLAY || !x->pairs_matter || W_(d, W_OPEN) != 0 ||
+                 may_tute(x, d, 0) || may_tute(x, d, 1));
     i64 pipdiff = 0;
     if (R_(R_PIPVAL) != 0) {
         i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS) + 1;
@@ -1102,19 +1105,20 @@ static i64 meta(const Ctx *x, int d) {
     i64 m = S_(d, F_LEADER);
     m = m * 4 + S_(d, F_TURN);
     m = m * 8 + S_(d, F_TRUMP) + 1;
+    m = m * 2 + calls;
     m = m * 16 + (calls ? S_(d, F_DECL) : 0);
     m = m * 2 + (calls ? S_(d, F_CANCALL) : 0);
     m = m * 4 + S_(d, F_PHASE);
-    m = m * 8 + S_(d, F_PENDING) + 1;
+    m = m * 8 + (calls ? S_(d, F_PENDING) + 1 : 0);
     m = m * 8 + S_(d, F_ASKKIND) + 1;
     m = m * 4 + (calls ? S_(d, F_ASKED) : 0);
     m = m * 4 + (calls ? S_(d, F_ASKED + 1) : 0);
     m = m * 4 + (calls ? S_(d, F_WHOLE) : 0);
     m = m * 4 + (calls ? S_(d, F_WHOLE + 1) : 0);
-    m = m * 2 + S_(d, F_SANG);
-    m = m * 2 + S_(d, F_SANG + 1);
-    m = m * 2 + S_(d, F_WIN20);
-    m = m * 8 + S_(d, F_LAST20) + 1;
+    m = m * 2 + (calls ? S_(d, F_SANG) : 0);
+    m = m * 2 + (calls ? S_(d, F_SANG + 1) : 0);
+    m = m * 2 + (calls ? S_(d, F_WIN20) : 0);
+    m = m * 8 + (calls ? S_(d, F_LAST20) + 1 : 0);
     m = m * 4 + (S_(d, F_WON) & 3);
     m = m * 32 + S_(d, F_SP);
     m = m * 64 + upi;
@@ -1706,7 +1710,7 @@ static void derive(Ctx *x) {
                 && x->C[C_CLASS * C_COLS + j] != x->C[C_CLASS * C_COLS + i])
                 x->plain_useful = 1;
     }
-    x->pairs_matter = x->plain_useful || x->R[R_STYLE] != STYLE_TUTE;
+    x->pairs_matter = 1;
     for (int table = 0; table < 2; table++) {
         x->rising[table] = 1;
         i64 last = -1;
