@@ -1106,7 +1106,11 @@ static i64 meta(const Ctx *x, int d) {
     m = m * 4 + S_(d, F_TURN);
     m = m * 8 + S_(d, F_TRUMP) + 1;
     m = m * 2 + calls;
-    m = m * 16 + (calls ? S_(d, F_DECL) : 0);
+    /* (what was declared counts only through the marriages still open: those suits) */
+    int open_suits = 0;
+    for (int s = 0; s < 4; s++)
+        if (W_(d, W_OPEN) & SD_(SD_PAIR, s)) open_suits |= 1 << s;
+    m = m * 16 + (calls ? open_suits : 0);
     m = m * 2 + (calls ? S_(d, F_CANCALL) : 0);
     m = m * 4 + S_(d, F_PHASE);
     m = m * 8 + (calls ? S_(d, F_PENDING) + 1 : 0);
