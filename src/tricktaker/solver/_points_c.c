@@ -1111,7 +1111,16 @@ static i64 meta(const Ctx *x, int d) {
     for (int s = 0; s < 4; s++)
         if (W_(d, W_OPEN) & SD_(SD_PAIR, s)) open_suits |= 1 << s;
     m = m * 16 + (calls ? open_suits : 0);
-    m = m * 2 + (calls ? S_(d, F_CANCALL) : 0);
+    /* (and whether the leader may call now only if its side holds a card of an open marriage:
+     * a declaration needs its own pair, an ask the partner's half or whole) */
+    int can = calls && S_(d, F_CANCALL) != 0;
+    if (can && R_(R_STYLE) != STYLE_TUTE) {
+        int leader = SEAT(S_(d, F_LEADER));
+        i64 side = S_(d, leader) | R_(R_DOWN + leader) | C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP);
+        if (R_(R_PARTNERS) != 0 && R_(R_N) == 4) side |= S_(d, (leader + 2) & 3) | R_(R_DOWN + ((leader + 2) & 3));
+        can = (W_(d, W_OPEN) & side) != 0;
+    }
+    m = m * 2 + can;
     m = m * 4 + S_(d, F_PHASE);
     m = m * 8 + (calls ? S_(d, F_PENDING) + 1 : 0);
     m = m * 8 + S_(d, F_ASKKIND) + 1;
