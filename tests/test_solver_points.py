@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import tricktaker as tt
-from tricktaker.engine import State
+from tricktaker.engine import Action, State
 from tricktaker.solver import OBJECTIVES, SolveError, made, side_of, solve, table_sets
 from tricktaker.solver import _points as K
 from tricktaker.solver import marriages as marriage_solver
@@ -351,29 +351,23 @@ def test_units_say_what_is_counted() -> None:
 # -- targeted cases --------------------------------------------------------------------------------
 
 
-def generated_moves(state: State, root: bool) -> list[str]:
-    """The actions the point kernel's move generator searches from a Marjapussi-family or
-    Huutopussi state, in its order (no table move, no killer): at the root every legal action,
-    inside the search one card for each run of equivalent cards."""
-    pos = marriage_solver.position(state)
+def generated_moves(state: State, root: bool = True) -> list[Action]:
+    """The actions the point kernel's move generator searches from ``state``, in its order (no
+    table move, no killer): at the root every legal action, inside the search one card for each
+    run of equivalent cards."""
+    adapter = tute_solver if state.game.name == "tute" else marriage_solver
+    pos = adapter.position(state)
     rows, moves, scores, work = K.new_stack()
     rows[0] = pos.row
     work[0, K.W_KILLER] = -1
     n = K.gen_moves(rows, 0, pos.rules, pos.cards, pos.suits, moves, scores, work, -1, root)
     by_code = {code: action for action, code in pos.codes.items()}
-    return [str(by_code[int(m)]) for m in moves[0, :n]]
+    return [by_code[int(m)] for m in moves[0, :n]]
 
 
 def search_order(state: State) -> list[str]:
-    """The mover's legal cards in the order the point kernel's move generator tries them (no
-    table move, no killer)."""
-    pos = tute_solver.position(state)
-    rows, moves, scores, work = K.new_stack()
-    rows[0] = pos.row
-    work[0, K.W_KILLER] = -1
-    n = K.gen_moves(rows, 0, pos.rules, pos.cards, pos.suits, moves, scores, work, -1, True)
-    by_code = {code: action for action, code in pos.codes.items()}
-    return [str(by_code[int(m)].card) for m in moves[0, :n]]
+    """The mover's legal cards in the order the point kernel's move generator tries them."""
+    return [str(action.card) for action in generated_moves(state)]
 
 
 def test_the_move_order_leads_what_takes_the_trick_first() -> None:
@@ -428,8 +422,8 @@ def test_a_king_whose_queen_is_played_plays_as_one_with_the_jack() -> None:
             cards = {str(a.card) for a in state.legal_actions() if a.kind == "play"}
             for suit in "SCDH":
                 if {"K" + suit, "J" + suit} <= cards and "Q" + suit in played and not obs["trick"]:
-                    root = generated_moves(state, root=True)
-                    inner = generated_moves(state, root=False)
+                    root = [str(a) for a in generated_moves(state, root=True)]
+                    inner = [str(a) for a in generated_moves(state, root=False)]
                     assert {"play K" + suit, "play J" + suit} <= set(root), root
                     assert "play J" + suit in inner and "play K" + suit not in inner, inner
                     return
