@@ -74,8 +74,6 @@ typedef struct {
     int depth;       /* rows in S, M, SC, W */
     int first_row;   /* the first row searched (its work row is this search's) */
     int open_kept;   /* a trick start's open marriages are kept in its work row (W_OPEN) */
-    int pairs_matter; /* whether a closed marriage changes anything: its cards share their points
-                         and pips with another card (plain_useful), or trumps change with calls */
     int plain_useful; /* some card with a part in calls shares its points and pips with another */
     i64 pair_low;    /* the lower card of each suit's marriage */
     int pair_gap;    /* how far above it the other card lies, if the same in every suit, else 0 */
@@ -206,7 +204,6 @@ static i64 legal_cards(const Ctx *x, int d) {
  * between hands in the play, so a pair split between seats that may not ask each other, or with
  * a card played, can no longer be called. */
 static i64 open_pairs_now(const Ctx *x, int d) {
-    if (!x->pairs_matter) return x->open_pairs[S_(d, F_DECL) & 15];  /* (a superset: enough) */
     i64 gone = S_(d, F_GONE);
     i64 cand = x->open_pairs[S_(d, F_DECL) & 15] & ~gone;
     if (cand == 0) return 0;
@@ -1091,7 +1088,7 @@ static i64 meta(const Ctx *x, int d) {
      * longer matters; the key says which is the case (a position where a call can still come may
      * hold those fields at 0 too) */
     int calls = calls_ahead(x, d) &&
-                (S_(d, F_PHASE) != PH_PLAY || !x->pairs_matter || W_(d, W_OPEN) != 0 ||
+                (S_(d, F_PHASE) != PH_PLAY || W_(d, W_OPEN) != 0 ||
                  may_tute(x, d, 0) || may_tute(x, d, 1));
     i64 pipdiff = 0;
     if (R_(R_PIPVAL) != 0) {
@@ -1108,9 +1105,9 @@ static i64 meta(const Ctx *x, int d) {
     m = m * 2 + calls;
     /* (what was declared counts only through the marriages still open: those suits) */
     int open_suits = 0;
-    for (int s = 0; s < 4; s++)
+    for (int s = 0; s < 4 && calls; s++)
         if (W_(d, W_OPEN) & SD_(SD_PAIR, s)) open_suits |= 1 << s;
-    m = m * 16 + (calls ? open_suits : 0);
+    m = m * 16 + open_suits;
     /* (and whether the leader may call now only if its side holds a card of an open marriage:
      * a declaration needs its own pair, an ask the partner's half or whole) */
     int can = calls && S_(d, F_CANCALL) != 0;
@@ -1723,7 +1720,6 @@ static void derive(Ctx *x) {
                 && x->C[C_CLASS * C_COLS + j] != x->C[C_CLASS * C_COLS + i])
                 x->plain_useful = 1;
     }
-    x->pairs_matter = 1;
     for (int table = 0; table < 2; table++) {
         x->rising[table] = 1;
         i64 last = -1;
