@@ -849,13 +849,17 @@ static int trumps_fixed(const Ctx *x, int d) {
     return open_pairs_row(x, d) == 0;
 }
 
-/* Whether the maximiser's side (mine) or the other may still declare tute: one of its hands
- * holds the four cards (tute_decls), or a stock is left to draw them from. */
+/* Whether the maximiser's side (mine = 1), the other (0) or either (-1) may still declare
+ * tute: one of its hands holds the four cards (tute_decls), or a stock is left to draw them
+ * from; never once a card of each four is played. */
 static int may_tute(const Ctx *x, int d, int mine) {
     if (R_(R_TUTE) == 0 || !calls_ahead(x, d)) return 0;
+    i64 gone = S_(d, F_GONE);
+    if ((gone & R_(R_KINGS)) && (gone & R_(R_KNIGHTS)) && (R_(R_SOTAS) == 0 || (gone & R_(R_SOTAS))))
+        return 0;
     if (stock_left(x, d) != 0) return 1;
     for (int seat = 0; seat < R_(R_N); seat++)
-        if (is_max(x, seat) == mine && has_tute(x, S_(d, seat))) return 1;
+        if ((mine < 0 || is_max(x, seat) == mine) && has_tute(x, S_(d, seat))) return 1;
     return 0;
 }
 
@@ -1089,7 +1093,7 @@ static i64 meta(const Ctx *x, int d) {
      * hold those fields at 0 too) */
     int calls = calls_ahead(x, d) &&
                 (S_(d, F_PHASE) != PH_PLAY || W_(d, W_OPEN) != 0 ||
-                 may_tute(x, d, 0) || may_tute(x, d, 1));
+                 may_tute(x, d, -1));
     i64 pipdiff = 0;
     if (R_(R_PIPVAL) != 0) {
         i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS) + 1;
