@@ -198,41 +198,39 @@ static i64 legal_cards(const Ctx *x, int d) {
     return cards;
 }
 
+/* The cards seat may yet call with: its hand and face-down cards, its partner's where partners
+ * ask each other for marriages, and the stock and the up card (anyone's), none played. */
+static i64 call_cards(const Ctx *x, int d, int seat) {
+    i64 cards = S_(d, seat) | R_(R_DOWN + seat);
+    if (R_(R_PARTNERS) != 0 && R_(R_N) == 4) {
+        int partner = (seat + 2) & 3;
+        cards |= S_(d, partner) | R_(R_DOWN + partner);
+    }
+    return (cards | C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP)) & ~S_(d, F_GONE);
+}
+
 /* The marriage cards of the suits whose marriage may still be declared: the suit not declared
  * yet, and both cards still to come into one hand (one side's two hands where partners ask each
  * other for a half or a whole), the stock and the up card counting as anyone's.  Cards never pass
  * between hands in the play, so a pair split between seats that may not ask each other, or with
  * a card played, can no longer be called. */
 static i64 open_pairs_now(const Ctx *x, int d) {
-    i64 gone = S_(d, F_GONE);
-    i64 cand = x->open_pairs[S_(d, F_DECL) & 15] & ~gone;
+    i64 cand = x->open_pairs[S_(d, F_DECL) & 15] & ~S_(d, F_GONE);
     if (cand == 0) return 0;
-    int n = (int)R_(R_N);
-    i64 any = (C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP)) & ~gone;
-    i64 hold[4] = {0, 0, 0, 0};
-    for (int seat = 0; seat < n; seat++) hold[seat] = S_(d, seat) | (R_(R_DOWN + seat) & ~gone) | any;
-    if (R_(R_PARTNERS) != 0 && n == 4) {
-        hold[0] = hold[2] = hold[0] | hold[2];
-        hold[1] = hold[3] = hold[1] | hold[3];
-    }
+    /* (partners' cards are one side's: its first seat stands for both) */
+    int seats = R_(R_PARTNERS) != 0 && R_(R_N) == 4 ? 2 : (int)R_(R_N);
     i64 open = 0;
-    if (x->pair_gap > 0) {  /* every pair is its lower card and the card pair_gap above it */
-        int g = x->pair_gap;
-        i64 low = cand & x->pair_low;
-        for (int seat = 0; seat < n; seat++) {
-            i64 both = hold[seat] & (i64)((u64)hold[seat] >> g) & low;
-            open |= both | (i64)((u64)both << g);
+    for (int seat = 0; seat < seats; seat++) {
+        i64 hold = call_cards(x, d, seat);
+        if (x->pair_gap > 0) {  /* every pair is its lower card and the card pair_gap above it */
+            i64 both = hold & (i64)((u64)hold >> x->pair_gap) & cand & x->pair_low;
+            open |= both | (i64)((u64)both << x->pair_gap);
+            continue;
         }
-        return open;
-    }
-    for (int s = 0; s < 4; s++) {
-        i64 pair = SD_(SD_PAIR, s);
-        if ((cand & pair) != pair) continue;
-        for (int seat = 0; seat < n; seat++)
-            if ((hold[seat] & pair) == pair) {
-                open |= pair;
-                break;
-            }
+        for (int s = 0; s < 4; s++) {
+            i64 pair = SD_(SD_PAIR, s);
+            if ((cand & pair) == pair && (hold & pair) == pair) open |= pair;
+        }
     }
     return open;
 }
@@ -1115,12 +1113,8 @@ static i64 meta(const Ctx *x, int d) {
     /* (and whether the leader may call now only if its side holds a card of an open marriage:
      * a declaration needs its own pair, an ask the partner's half or whole) */
     int can = calls && S_(d, F_CANCALL) != 0;
-    if (can && R_(R_STYLE) != STYLE_TUTE) {
-        int leader = SEAT(S_(d, F_LEADER));
-        i64 side = S_(d, leader) | R_(R_DOWN + leader) | C_(C_STOCK, S_(d, F_SP)) | S_(d, F_UP);
-        if (R_(R_PARTNERS) != 0 && R_(R_N) == 4) side |= S_(d, (leader + 2) & 3) | R_(R_DOWN + ((leader + 2) & 3));
-        can = (W_(d, W_OPEN) & side) != 0;
-    }
+    if (can && R_(R_STYLE) != STYLE_TUTE)
+        can = (W_(d, W_OPEN) & call_cards(x, d, SEAT(S_(d, F_LEADER)))) != 0;
     m = m * 2 + can;
     m = m * 4 + S_(d, F_PHASE);
     m = m * 8 + (calls ? S_(d, F_PENDING) + 1 : 0);
