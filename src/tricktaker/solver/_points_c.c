@@ -77,6 +77,9 @@ typedef struct {
     int plain_useful; /* some card with a part in calls shares its points and pips with another */
     i64 pair_low;    /* the lower card of each suit's marriage */
     int pair_gap;    /* how far above it the other card lies, if the same in every suit, else 0 */
+    int stocked;     /* the game has a stock or an up card (else stock_left is always 0) */
+    int two_tute;    /* Tute for two (habanero): calls end with the stock (calls_ahead) */
+    int max_seats;   /* bit per seat: the seats of the maximiser's side (is_max) */
     int stop;        /* 1: time out or interrupt; 2: too deep */
     tt_watch *watch;
 } Ctx;
@@ -105,6 +108,7 @@ TT_INLINE i64 beats(i64 bit) {
 
 /* Cards still to be drawn, Tute's upcard included. */
 TT_INLINE i64 stock_left(const Ctx *x, int d) {
+    if (!x->stocked) return 0;
     i64 left = R_(R_STOCKLEN) - S_(d, F_SP);
     if (S_(d, F_UP) != 0) left += 1;
     return left;
@@ -115,7 +119,7 @@ TT_INLINE i64 stock_left(const Ctx *x, int d) {
  * (F_CANCALL), so once the stock is down to four cards or fewer, only a pause open now is left:
  * the next trick leaves at most two.  Every other game: always. */
 TT_INLINE int calls_ahead(const Ctx *x, int d) {
-    if (R_(R_STYLE) != STYLE_TUTE || R_(R_N) != 2) return 1;
+    if (!x->two_tute) return 1;
     return stock_left(x, d) > 4 || (S_(d, F_POS) == 0 && S_(d, F_CANCALL) != 0);
 }
 
@@ -128,9 +132,60 @@ TT_INLINE int next_seat(const Ctx *x, int seat) {
     return (int)((seat + R_(R_DIR) + R_(R_N)) % R_(R_N));
 }
 
-TT_INLINE int is_max(const Ctx *x, int seat) { return R_(R_SIDE + SEAT(seat)) == R_(R_MAXSIDE); }
+TT_INLINE int is_max(const Ctx *x, int seat) { return (x->max_seats >> SEAT(seat)) & 1; }
 
 /* -- duties ------------------------------------------------------------------------------- */
+
+/* The cards a seat holding cards may play to a trick under way (trumps: suit trump, or -1): led
+ * in suit lsuit, whose best card of that suit is bled and best trump btr (0: none), won so far
+ * by winner; the first duty tier its cards meet.  (legal_cards adds the lead, a free play while a stock lasts and the
+ * first trick's ace; two_tricks plays its tricks by this alone.) */
+TT_INLINE i64 follow_cards(const Ctx *x, i64 cards, int seat, i64 trump, i64 lsuit, i64 bled,
+                        i64 btr, int winner) {
+    i64 lead = smask(lsuit);
+    i64 tm = trump >= 0 ? smask(trump) : 0;
+    int partner_wins = R_(R_N) == 4 && winner % 2 == seat % 2;
+    i64 v;
+    if (R_(R_STYLE) == STYLE_TUTE) {
+        if (R_(R_PEXC) != 0 && partner_wins) return (cards & lead) ? (cards & lead) : cards;
+        v = cards & beats(bled);
+        if (v) return v;
+        v = cards & lead;
+        if (v) return v;
+        if (tm != lead) {
+            if (btr != 0 && (R_(R_N) == 2 || R_(R_MUSTOVER) != 0)) {
+                v = cards & beats(btr);
+                if (v) return v;
+            }
+            v = cards & tm;
+            if (v) return v;
+        }
+        return cards;
+    }
+    int beat = !(R_(R_PEXC) != 0 && R_(R_PARTNERS) != 0 && partner_wins);
+    if (btr != 0 && tm != lead) {
+        v = cards & lead;
+        if (v) return v;
+        if (beat) {
+            v = cards & beats(btr);
+            if (v) return v;
+        }
+        v = cards & tm;
+        if (v) return v;
+        return cards;
+    }
+    if (beat) {
+        v = cards & beats(bled);
+        if (v) return v;
+    }
+    v = cards & lead;
+    if (v) return v;
+    if (tm != 0 && tm != lead) {
+        v = cards & tm;
+        if (v) return v;
+    }
+    return cards;
+}
 
 /* The cards the seat to move may play: the first duty tier its cards meet. */
 static i64 legal_cards(const Ctx *x, int d) {
@@ -146,56 +201,13 @@ static i64 legal_cards(const Ctx *x, int d) {
         return cards;
     }
     if (R_(R_FREE) != 0 && stock_left(x, d) > 0) return cards;
-    i64 lead = smask(S_(d, F_LSUIT));
     if (R_(R_ACESHOW) != 0 && S_(d, F_GONE) == 0) {
         /* the first trick (no trick finished yet): the led suit's ace must show */
-        i64 ace = cards & top(R_(R_DECK) & lead);
+        i64 ace = cards & top(R_(R_DECK) & smask(S_(d, F_LSUIT)));
         if (ace) return ace;
     }
-    i64 trump = S_(d, F_TRUMP);
-    i64 tm = trump >= 0 ? smask(trump) : 0;
-    i64 bt = S_(d, F_BTR);
-    int partner_wins = R_(R_N) == 4 && winner_of(x, d) % 2 == seat % 2;
-    i64 v;
-    if (R_(R_STYLE) == STYLE_TUTE) {
-        if (R_(R_PEXC) != 0 && partner_wins) return (cards & lead) ? (cards & lead) : cards;
-        v = cards & beats(S_(d, F_BLED));
-        if (v) return v;
-        v = cards & lead;
-        if (v) return v;
-        if (tm != lead) {
-            if (bt != 0 && (R_(R_N) == 2 || R_(R_MUSTOVER) != 0)) {
-                v = cards & beats(bt);
-                if (v) return v;
-            }
-            v = cards & tm;
-            if (v) return v;
-        }
-        return cards;
-    }
-    int beat = !(R_(R_PEXC) != 0 && R_(R_PARTNERS) != 0 && partner_wins);
-    if (bt != 0 && tm != lead) {
-        v = cards & lead;
-        if (v) return v;
-        if (beat) {
-            v = cards & beats(bt);
-            if (v) return v;
-        }
-        v = cards & tm;
-        if (v) return v;
-        return cards;
-    }
-    if (beat) {
-        v = cards & beats(S_(d, F_BLED));
-        if (v) return v;
-    }
-    v = cards & lead;
-    if (v) return v;
-    if (tm != 0 && tm != lead) {
-        v = cards & tm;
-        if (v) return v;
-    }
-    return cards;
+    return follow_cards(x, cards, seat, S_(d, F_TRUMP), S_(d, F_LSUIT), S_(d, F_BLED),
+                        S_(d, F_BTR), winner_of(x, d));
 }
 
 /* The cards seat may yet call with: its hand and face-down cards, its partner's where partners
@@ -422,9 +434,12 @@ static int tute_has_decl(const Ctx *x, int d, int seat) {
     i64 hand = S_(d, seat);
     if (R_(R_TUTE) != 0 && has_tute(x, hand)) return 1;
     if (!is_max(x, seat)) return 0;
+    i64 undeclared = x->open_pairs[S_(d, F_DECL) & 15];
+    if (x->pair_gap > 0)  /* (every pair is its lower card and the card pair_gap above it) */
+        return (hand & (i64)((u64)hand >> x->pair_gap) & x->pair_low & undeclared) != 0;
     for (int s = 0; s < 4; s++) {
         i64 pair = SD_(SD_PAIR, s);
-        if ((hand & pair) == pair && !((S_(d, F_DECL) >> s) & 1)) return 1;
+        if ((hand & pair) == pair && (undeclared & pair) == pair) return 1;
     }
     return 0;
 }
@@ -861,6 +876,15 @@ static int may_tute(const Ctx *x, int d, int mine) {
     return 0;
 }
 
+/* Whether a call may still come from row d on: not in the play phase with no marriage open
+ * (W_OPEN: at a trick start) and no tute in a hand, nor in habanero's last tricks
+ * (family_calls, tute_decls).  Once it is false it stays false: cards never pass between hands
+ * in the play. */
+static int calls_can_come(const Ctx *x, int d) {
+    return calls_ahead(x, d) &&
+           (S_(d, F_PHASE) != PH_PLAY || W_(d, W_OPEN) != 0 || may_tute(x, d, -1));
+}
+
 /* The sum of the k smallest card points among the cards of pool (any number of cards). */
 static i64 least_points(const Ctx *x, i64 pool, int k) {
     i64 v[64];
@@ -1085,13 +1109,10 @@ static i64 quick_pip_point(const Ctx *x, int d, int leader, i64 *mine) {
 
 /* Every field of a trick-start position beyond the hands and the lead rule, in one word. */
 static i64 meta(const Ctx *x, int d) {
-    /* once no call can come (in the play phase, no marriage open and no tute in a hand, or
-     * habanero's last tricks: family_calls, tute_decls), what was declared, sung and asked no
-     * longer matters; the key says which is the case (a position where a call can still come may
-     * hold those fields at 0 too) */
-    int calls = calls_ahead(x, d) &&
-                (S_(d, F_PHASE) != PH_PLAY || W_(d, W_OPEN) != 0 ||
-                 may_tute(x, d, -1));
+    /* once no call can come, what was declared, sung and asked no longer matters; the key says
+     * which is the case (a position where a call can still come may hold those fields at 0
+     * too) */
+    int calls = calls_can_come(x, d);
     i64 pipdiff = 0;
     if (R_(R_PIPVAL) != 0) {
         i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS) + 1;
@@ -1253,6 +1274,50 @@ TT_INLINE u64 mix(u64 h, i64 v) {
     return h;
 }
 
+/* The sum of the cards' points (table C_PTS) or pips (C_PIPS). */
+TT_INLINE i64 card_sum(const Ctx *x, i64 cards, int table) {
+    i64 sum = 0;
+    for (i64 m = cards; m; m &= m - 1) sum += C_(table, idx(m & -m));
+    return sum;
+}
+
+/* The maximiser's gain from a last trick where each seat plays the one card it holds
+ * (hand[seat]), led by leader: the trick's points and the last trick's bonus to its winner, the
+ * sweep if the maximiser's side took every trick, and the pip point, from the pip lead and the
+ * tricks taken (F_PIPDIFF, F_WON) before it. */
+static i64 last_trick_gain(const Ctx *x, const i64 *hand, int leader, i64 trump, i64 pipdiff,
+                           i64 won) {
+    int n = (int)R_(R_N);
+    i64 lead = hand[leader];
+    i64 lsuit = idx(lead) >> 4;
+    i64 best = lead, btr = 0, cards = 0;
+    int best_seat = leader, bt_seat = -1;
+    for (int seat = 0; seat < n; seat++) {
+        i64 c = hand[seat];
+        cards |= c;
+        if (c > best && (c & smask(lsuit))) {
+            best = c;
+            best_seat = seat;
+        }
+        if (trump >= 0 && (c & smask(trump)) && c > btr) {
+            btr = c;
+            bt_seat = seat;
+        }
+    }
+    int winner = btr != 0 ? bt_seat : best_seat;
+    i64 gain = 0;
+    i64 pips = R_(R_PIPVAL) != 0 ? card_sum(x, cards, C_PIPS) : 0;
+    if (is_max(x, winner)) {
+        gain = card_sum(x, cards, C_PTS) + R_(R_LAST);
+        if (!(won & 2)) gain += R_(R_SWEEP);
+        pipdiff += pips;
+    } else {
+        pipdiff -= pips;
+    }
+    if (R_(R_PIPVAL) != 0 && pipdiff > 0) gain += R_(R_PIPVAL);
+    return gain;
+}
+
 /* The gain from a trick start where every seat holds one card and nothing else can happen:
  * the forced last trick, or -1 if that is not the case.  A leader who may call has no call to
  * make unless the move generator's own calls (leader_calls, which writes M[d]) find one: with a
@@ -1266,39 +1331,105 @@ static i64 last_trick(Ctx *x, int d) {
     }
     int leader = SEAT(S_(d, F_TURN));
     if (S_(d, F_CANCALL) != 0 && leader_calls(x, d, leader, 0, 0) != 0) return -1;
-    i64 trump = S_(d, F_TRUMP);
-    i64 lead = S_(d, leader);
-    int lsuit = idx(lead) >> 4;
-    i64 best = lead, btr = 0;
-    int best_seat = leader, bt_seat = -1;
-    i64 pts = 0, pips = 0;
-    for (int seat = 0; seat < n; seat++) {
-        i64 c = S_(d, seat);
-        int i = idx(c);
-        pts += C_(C_PTS, i);
-        pips += C_(C_PIPS, i);
-        int suit = i >> 4;
-        if (suit == lsuit && c > best) {
-            best = c;
-            best_seat = seat;
+    return last_trick_gain(x, &S_(d, F_HANDS), leader, S_(d, F_TRUMP), S_(d, F_PIPDIFF),
+                           S_(d, F_WON));
+}
+
+/* The last two tricks, played out by two_tricks: the hands and the trick on the table. */
+typedef struct {
+    i64 hand[4];
+    i64 trump, lsuit, bled, btr, table, pipdiff, won;
+    int blseat, btseat;
+} TwoTricks;
+
+/* The maximiser's gain from the seat to play at pos in the first of the last two tricks on,
+ * fail-soft within (alpha, beta).  Like last_trick's plays, these count no search nodes: the
+ * trick start that two_tricks answers is the node. */
+static i64 two_play(Ctx *x, TwoTricks *t, int seat, int pos, i64 alpha, i64 beta) {
+    int winner = t->btr != 0 ? t->btseat : t->blseat;
+    if (pos == R_(R_N)) {
+        int mine = is_max(x, winner);
+        i64 won = t->won | (R_(R_SWEEP) != 0 ? (mine ? 1 : 2) : 0);
+        i64 pipdiff = t->pipdiff;
+        if (R_(R_PIPVAL) != 0) {
+            i64 pips = card_sum(x, t->table, C_PIPS);
+            pipdiff += mine ? pips : -pips;
         }
-        if (suit == trump && c > btr) {
-            btr = c;
-            bt_seat = seat;
+        i64 gain = mine ? card_sum(x, t->table, C_PTS) : 0;
+        return gain + last_trick_gain(x, t->hand, winner, t->trump, pipdiff, won);
+    }
+    i64 cards = t->hand[seat];
+    i64 legal = pos == 0 ? cards
+                         : follow_cards(x, cards, seat, t->trump, t->lsuit, t->bled, t->btr, winner);
+    int maxing = is_max(x, seat);
+    i64 best = maxing ? -INF : INF;
+    /* (what a card changes, put back after it) */
+    i64 lsuit = t->lsuit, bled = t->bled, btr = t->btr;
+    int blseat = t->blseat, btseat = t->btseat;
+    i64 b;
+    for (i64 m = legal; m; m ^= b) {
+        b = top(m);  /* (the higher card first: fewer nodes in Tute, the same elsewhere) */
+        int suit = idx(b) >> 4;
+        t->hand[seat] = cards ^ b;
+        t->table ^= b;
+        if (pos == 0) {
+            t->lsuit = suit;
+            t->bled = b;
+            t->blseat = seat;
+        } else if (suit == lsuit && b > bled) {
+            t->bled = b;
+            t->blseat = seat;
+        }
+        if (suit == t->trump && b > btr) {
+            t->btr = b;
+            t->btseat = seat;
+        }
+        i64 v = two_play(x, t, next_seat(x, seat), pos + 1, alpha, beta);
+        t->table ^= b;
+        t->lsuit = lsuit;
+        t->bled = bled;
+        t->btr = btr;
+        t->blseat = blseat;
+        t->btseat = btseat;
+        if (maxing) {
+            if (v > best) {
+                best = v;
+                if (best >= beta) break;
+                if (best > alpha) alpha = best;
+            }
+        } else if (v < best) {
+            best = v;
+            if (best <= alpha) break;
+            if (best < beta) beta = best;
         }
     }
-    int winner = btr != 0 ? bt_seat : best_seat;
-    i64 gain = 0;
-    i64 pipdiff = S_(d, F_PIPDIFF);
-    if (is_max(x, winner)) {
-        gain = pts + R_(R_LAST);
-        if (!(S_(d, F_WON) & 2)) gain += R_(R_SWEEP);
-        pipdiff += pips;
-    } else {
-        pipdiff -= pips;
+    t->hand[seat] = cards;
+    return best;
+}
+
+/* The gain from a trick start where every seat holds two cards (none with a face-down card
+ * beneath it), no stock is left, the lead is free and no call can come any more, or -1 if that
+ * is not the case: played out here (fail-soft within (alpha, beta)), with no key, bound or
+ * table entry.  At most sixteen ways through the first trick and a forced last trick cost less
+ * than keying and looking up the position, and these positions are a fifth to a third of a
+ * full deal's nodes. */
+static i64 two_tricks(Ctx *x, int d, i64 live, i64 alpha, i64 beta) {
+    int n = (int)R_(R_N);
+    TwoTricks t;
+    for (int seat = 0; seat < 4; seat++) {
+        t.hand[seat] = seat < n ? S_(d, seat) : 0;
+        if (seat < n && popcount(t.hand[seat]) != 2) return -1;
     }
-    if (R_(R_PIPVAL) != 0 && pipdiff > 0) gain += R_(R_PIPVAL);
-    return gain;
+    if (S_(d, F_PHASE) != PH_PLAY || S_(d, F_LT1) != 0 || stock_left(x, d) != 0 ||
+        (live & x->under) || (R_(R_ACESHOW) != 0 && S_(d, F_GONE) == 0) || calls_can_come(x, d))
+        return -1;
+    t.trump = S_(d, F_TRUMP);
+    t.lsuit = -1;
+    t.bled = t.btr = t.table = 0;
+    t.pipdiff = S_(d, F_PIPDIFF);
+    t.won = S_(d, F_WON);
+    t.blseat = t.btseat = SEAT(S_(d, F_TURN));
+    return two_play(x, &t, t.blseat, 0, alpha, beta);
 }
 
 /* -- the search ------------------------------------------------------------------------ */
@@ -1323,9 +1454,12 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
     if (S_(d, F_POS) == 0) {
         i64 last = last_trick(x, d);
         if (last >= 0) return last;
-        i64 live = 0;  /* the cards in hand (the key's and the quick points' condition) */
-        for (int seat = 0; seat < R_(R_N); seat++) live |= S_(d, seat);
+        /* the cards in hand (the key's and the quick points' condition; a seat not at the
+         * table holds none) */
+        i64 live = S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3);
         W_(d, W_OPEN) = open_pairs_now(x, d);  /* (open_pairs_row reads it from here on) */
+        i64 two = two_tricks(x, d, live, alpha, beta);
+        if (two >= 0) return two;
         int rel = relative(x, d);
         int kind = 0;
         k[5] = S_(d, F_LT1) | S_(d, F_LT2);
@@ -1658,6 +1792,12 @@ static int rules_args(Ctx *x, Bufs *b, PyObject *R, PyObject *C, PyObject *SD, P
 
 /* Tables the search derives from the rules once per call. */
 static void derive(Ctx *x) {
+    /* (an up card: Tute's for two; a game without a stock never deals one) */
+    x->two_tute = x->R[R_STYLE] == STYLE_TUTE && x->R[R_N] == 2;
+    x->stocked = x->R[R_STOCKLEN] > 0 || x->two_tute || x->S[F_UP] != 0;
+    x->max_seats = 0;
+    for (int seat = 0; seat < 4; seat++)
+        if (x->R[R_SIDE + seat] == x->R[R_MAXSIDE]) x->max_seats |= 1 << seat;
     x->pair_low = 0;
     x->pair_gap = -1;
     for (int s = 0; s < 4; s++) {
@@ -1839,6 +1979,7 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
         x->locks = tt_share_locks(share, b.views[b.n - 1].len / 8);
     }
     if (check_row(x, 0) < 0) goto fail;
+    derive(x);
     x->tmask = (u64)tk_rows - 1;
     {
         /* A small search uses the start of the table only: its entries stay in the caches.  Only
@@ -1848,7 +1989,6 @@ static PyObject *py_root_values(PyObject *self, PyObject *args) {
         if (bits < 12) bits = 12;
         if (stock_left(x, 0) == 0 && ((u64)1 << bits) - 1 < x->tmask) x->tmask = ((u64)1 << bits) - 1;
     }
-    derive(x);
     x->gen = stats[S_GEN];
     x->nodes = (u64)stats[S_NODES];
     tt_watch w;
