@@ -166,16 +166,18 @@ def test_values_match_minimax_in_many_endgames(variant: str) -> None:
 @pytest.mark.parametrize("variant", ["tute-pairs", "tute-three", "tute-habanero", "marjapussi",
                                      "bondtolva-two", "huutopussi", "huutopussi-three",
                                      "huutopussi-two"])
-def test_the_last_two_tricks_played_out_agree_with_minimax(variant: str) -> None:
-    """Once every hand holds two cards, no stock is left and no call can come, the kernel plays
-    the last two tricks out on its own (``two_tricks``: no key, bound or table entry).  Trick
-    starts with three cards a hand and no call to make reach it at every card of their first
-    trick, under every scoring those games have: card points, the last trick, the pip point
-    (Marjapussi), the sweep (Huutopussi for two), and three seats."""
+def test_the_last_tricks_played_out_agree_with_minimax(variant: str) -> None:
+    """Once every hand holds two cards (three with two seats), no stock is left and no call can
+    come, the kernel plays the hand out on its own (``play_out``: no key, bound or table
+    entry).  Trick starts with one card more a hand and no call to make reach it at every card of
+    their first trick, under every scoring those games have: card points, the last trick, the pip
+    point (Marjapussi), the sweep (Huutopussi for two), and three seats."""
+    name, options = VARIANTS[variant]
+    size = 4 if tt.new_game(name, **options).num_players == 2 else 3
     checked = 0
-    for state in endgames(variant, 60, 3, seed=30_000):
+    for state in endgames(variant, 60, size, seed=30_000):
         obs = state.observation(None)
-        if obs["trick"] or set(obs["hand_sizes"]) != {3}:
+        if obs["trick"] or set(obs["hand_sizes"]) != {size}:
             continue
         if any(a.kind != "play" for a in state.legal_actions()):
             continue

@@ -80,6 +80,7 @@ typedef struct {
     int stocked;     /* the game has a stock or an up card (else stock_left is always 0) */
     int two_tute;    /* Tute for two (habanero): calls end with the stock (calls_ahead) */
     int max_seats;   /* bit per seat: the seats of the maximiser's side (is_max) */
+    int play_out;    /* the most cards a hand at which play_out plays the hand out */
     int stop;        /* 1: time out or interrupt; 2: too deep */
     tt_watch *watch;
 } Ctx;
@@ -139,7 +140,7 @@ TT_INLINE int is_max(const Ctx *x, int seat) { return (x->max_seats >> SEAT(seat
 /* The cards a seat holding cards may play to a trick under way (trumps: suit trump, or -1): led
  * in suit lsuit, whose best card of that suit is bled and best trump btr (0: none), won so far
  * by winner; the first duty tier its cards meet.  (legal_cards adds the lead, a free play while a stock lasts and the
- * first trick's ace; two_tricks plays its tricks by this alone.) */
+ * first trick's ace; play_out plays its tricks by this alone.) */
 TT_INLINE i64 follow_cards(const Ctx *x, i64 cards, int seat, i64 trump, i64 lsuit, i64 bled,
                         i64 btr, int winner) {
     i64 lead = smask(lsuit);
@@ -1335,28 +1336,41 @@ static i64 last_trick(Ctx *x, int d) {
                            S_(d, F_WON));
 }
 
-/* The last two tricks, played out by two_tricks: the hands and the trick on the table. */
+/* The most cards a hand at which play_out plays a hand out: two (sixteen ways at most through
+ * the first of two tricks with four seats), three with two seats (nine through the first of
+ * three).  One card more searched more positions than it saved (docs/solver.md, "The last
+ * tricks, played out"). */
+enum { PLAY_OUT_CARDS = 2, PLAY_OUT_CARDS_TWO = 3 };
+
+/* The last tricks, played out by play_out: the hands, the trick on the table, and what the
+ * finished tricks leave for the hand's end (the pip lead, who has won a trick). */
 typedef struct {
     i64 hand[4];
     i64 trump, lsuit, bled, btr, table, pipdiff, won;
     int blseat, btseat;
-} TwoTricks;
+} PlayOut;
 
-/* The maximiser's gain from the seat to play at pos in the first of the last two tricks on,
- * fail-soft within (alpha, beta).  Like last_trick's plays, these count no search nodes: the
- * trick start that two_tricks answers is the node. */
-static i64 two_play(Ctx *x, TwoTricks *t, int seat, int pos, i64 alpha, i64 beta) {
+/* The maximiser's gain from the seat to play at pos in the trick on, to the end of the hand,
+ * fail-soft within (alpha, beta); every hand holds the same number of cards at a trick start,
+ * and the last trick is counted at once (last_trick_gain).  Like last_trick's plays, these
+ * count no search nodes: the trick start that play_out answers is the node. */
+static i64 play_on(Ctx *x, PlayOut *t, int seat, int pos, i64 alpha, i64 beta) {
     int winner = t->btr != 0 ? t->btseat : t->blseat;
     if (pos == R_(R_N)) {
         int mine = is_max(x, winner);
         i64 won = t->won | (R_(R_SWEEP) != 0 ? (mine ? 1 : 2) : 0);
-        i64 pipdiff = t->pipdiff;
-        if (R_(R_PIPVAL) != 0) {
-            i64 pips = card_sum(x, t->table, C_PIPS);
-            pipdiff += mine ? pips : -pips;
-        }
+        i64 pips = R_(R_PIPVAL) != 0 ? card_sum(x, t->table, C_PIPS) : 0;
+        i64 pipdiff = t->pipdiff + (mine ? pips : -pips);
         i64 gain = mine ? card_sum(x, t->table, C_PTS) : 0;
-        return gain + last_trick_gain(x, t->hand, winner, t->trump, pipdiff, won);
+        if ((t->hand[winner] & (t->hand[winner] - 1)) == 0)  /* one card a hand: the last trick */
+            return gain + last_trick_gain(x, t->hand, winner, t->trump, pipdiff, won);
+        PlayOut next = *t;
+        next.lsuit = -1;
+        next.bled = next.btr = next.table = 0;
+        next.pipdiff = pipdiff;
+        next.won = won;
+        next.blseat = next.btseat = winner;
+        return gain + play_on(x, &next, winner, 0, alpha - gain, beta - gain);
     }
     i64 cards = t->hand[seat];
     i64 legal = pos == 0 ? cards
@@ -1384,7 +1398,7 @@ static i64 two_play(Ctx *x, TwoTricks *t, int seat, int pos, i64 alpha, i64 beta
             t->btr = b;
             t->btseat = seat;
         }
-        i64 v = two_play(x, t, next_seat(x, seat), pos + 1, alpha, beta);
+        i64 v = play_on(x, t, next_seat(x, seat), pos + 1, alpha, beta);
         t->table ^= b;
         t->lsuit = lsuit;
         t->bled = bled;
@@ -1407,18 +1421,20 @@ static i64 two_play(Ctx *x, TwoTricks *t, int seat, int pos, i64 alpha, i64 beta
     return best;
 }
 
-/* The gain from a trick start where every seat holds two cards (none with a face-down card
- * beneath it), no stock is left, the lead is free and no call can come any more, or -1 if that
- * is not the case: played out here (fail-soft within (alpha, beta)), with no key, bound or
- * table entry.  At most sixteen ways through the first trick and a forced last trick cost less
- * than keying and looking up the position, and these positions are a fifth to a third of a
- * full deal's nodes. */
-static i64 two_tricks(Ctx *x, int d, i64 live, i64 alpha, i64 beta) {
+/* The gain from a trick start where every hand holds two to x->play_out cards (none with a
+ * face-down card beneath it), no stock is left, the lead is free and no call can come any more,
+ * or -1 if that is not the case: played out here (fail-soft within (alpha, beta)), with no key,
+ * bound or table entry.  The few ways through those tricks cost less than keying the position
+ * and waiting for its table entry, and such positions are a fifth to a third of a full deal's
+ * nodes. */
+static i64 play_out(Ctx *x, int d, i64 live, i64 alpha, i64 beta) {
     int n = (int)R_(R_N);
-    TwoTricks t;
+    PlayOut t;
+    int k = popcount(S_(d, 0));
+    if (k < 2 || k > x->play_out) return -1;
     for (int seat = 0; seat < 4; seat++) {
         t.hand[seat] = seat < n ? S_(d, seat) : 0;
-        if (seat < n && popcount(t.hand[seat]) != 2) return -1;
+        if (seat < n && popcount(t.hand[seat]) != k) return -1;
     }
     if (S_(d, F_PHASE) != PH_PLAY || S_(d, F_LT1) != 0 || stock_left(x, d) != 0 ||
         (live & x->under) || (R_(R_ACESHOW) != 0 && S_(d, F_GONE) == 0) || calls_can_come(x, d))
@@ -1429,7 +1445,7 @@ static i64 two_tricks(Ctx *x, int d, i64 live, i64 alpha, i64 beta) {
     t.pipdiff = S_(d, F_PIPDIFF);
     t.won = S_(d, F_WON);
     t.blseat = t.btseat = SEAT(S_(d, F_TURN));
-    return two_play(x, &t, t.blseat, 0, alpha, beta);
+    return play_on(x, &t, t.blseat, 0, alpha, beta);
 }
 
 /* -- the search ------------------------------------------------------------------------ */
@@ -1458,8 +1474,8 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
          * table holds none) */
         i64 live = S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3);
         W_(d, W_OPEN) = open_pairs_now(x, d);  /* (open_pairs_row reads it from here on) */
-        i64 two = two_tricks(x, d, live, alpha, beta);
-        if (two >= 0) return two;
+        i64 out = play_out(x, d, live, alpha, beta);
+        if (out >= 0) return out;
         int rel = relative(x, d);
         int kind = 0;
         k[5] = S_(d, F_LT1) | S_(d, F_LT2);
@@ -1795,6 +1811,7 @@ static void derive(Ctx *x) {
     /* (an up card: Tute's for two; a game without a stock never deals one) */
     x->two_tute = x->R[R_STYLE] == STYLE_TUTE && x->R[R_N] == 2;
     x->stocked = x->R[R_STOCKLEN] > 0 || x->two_tute || x->S[F_UP] != 0;
+    x->play_out = x->R[R_N] == 2 ? PLAY_OUT_CARDS_TWO : PLAY_OUT_CARDS;
     x->max_seats = 0;
     for (int seat = 0; seat < 4; seat++)
         if (x->R[R_SIDE + seat] == x->R[R_MAXSIDE]) x->max_seats |= 1 << seat;
