@@ -1288,24 +1288,12 @@ TT_INLINE i64 card_sum(const Ctx *x, i64 cards, int table) {
  * tricks taken (F_PIPDIFF, F_WON) before it. */
 static i64 last_trick_gain(const Ctx *x, const i64 *hand, int leader, i64 trump, i64 pipdiff,
                            i64 won) {
-    int n = (int)R_(R_N);
-    i64 lead = hand[leader];
-    i64 lsuit = idx(lead) >> 4;
-    i64 best = lead, btr = 0, cards = 0;
-    int best_seat = leader, bt_seat = -1;
-    for (int seat = 0; seat < n; seat++) {
-        i64 c = hand[seat];
-        cards |= c;
-        if (c > best && (c & smask(lsuit))) {
-            best = c;
-            best_seat = seat;
-        }
-        if (trump >= 0 && (c & smask(trump)) && c > btr) {
-            btr = c;
-            bt_seat = seat;
-        }
-    }
-    int winner = btr != 0 ? bt_seat : best_seat;
+    /* (a seat not at the table holds no card) */
+    i64 cards = hand[0] | hand[1] | hand[2] | hand[3];
+    i64 trumps = trump >= 0 ? cards & smask(trump) : 0;
+    i64 top_card = top(trumps ? trumps : cards & smask(idx(hand[leader]) >> 4));
+    int winner = 0;
+    while (winner < 3 && hand[winner] != top_card) winner++;
     i64 gain = 0;
     i64 pips = R_(R_PIPVAL) != 0 ? card_sum(x, cards, C_PIPS) : 0;
     if (is_max(x, winner)) {
