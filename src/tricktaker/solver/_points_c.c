@@ -1342,24 +1342,29 @@ typedef struct {
  * fail-soft within (alpha, beta); every hand holds the same number of cards at a trick start,
  * and the last trick is counted at once (last_trick_gain).  Like last_trick's plays, these
  * count no search nodes: the trick start that play_out answers is the node. */
+static i64 play_on(Ctx *x, PlayOut *t, int seat, int pos, i64 alpha, i64 beta);
+
+/* play_on once the trick's last card is down: its points to its winner, then the next trick. */
+TT_INLINE i64 trick_done(Ctx *x, PlayOut *t, i64 alpha, i64 beta) {
+    int winner = t->btr != 0 ? t->btseat : t->blseat;
+    int mine = is_max(x, winner);
+    i64 won = t->won | (R_(R_SWEEP) != 0 ? (mine ? 1 : 2) : 0);
+    i64 pips = R_(R_PIPVAL) != 0 ? card_sum(x, t->table, C_PIPS) : 0;
+    i64 pipdiff = t->pipdiff + (mine ? pips : -pips);
+    i64 gain = mine ? card_sum(x, t->table, C_PTS) : 0;
+    if ((t->hand[winner] & (t->hand[winner] - 1)) == 0)  /* one card a hand: the last trick */
+        return gain + last_trick_gain(x, t->hand, winner, t->trump, pipdiff, won);
+    PlayOut next = *t;
+    next.lsuit = -1;
+    next.bled = next.btr = next.table = 0;
+    next.pipdiff = pipdiff;
+    next.won = won;
+    next.blseat = next.btseat = winner;
+    return gain + play_on(x, &next, winner, 0, alpha - gain, beta - gain);
+}
+
 static i64 play_on(Ctx *x, PlayOut *t, int seat, int pos, i64 alpha, i64 beta) {
     int winner = t->btr != 0 ? t->btseat : t->blseat;
-    if (pos == R_(R_N)) {
-        int mine = is_max(x, winner);
-        i64 won = t->won | (R_(R_SWEEP) != 0 ? (mine ? 1 : 2) : 0);
-        i64 pips = R_(R_PIPVAL) != 0 ? card_sum(x, t->table, C_PIPS) : 0;
-        i64 pipdiff = t->pipdiff + (mine ? pips : -pips);
-        i64 gain = mine ? card_sum(x, t->table, C_PTS) : 0;
-        if ((t->hand[winner] & (t->hand[winner] - 1)) == 0)  /* one card a hand: the last trick */
-            return gain + last_trick_gain(x, t->hand, winner, t->trump, pipdiff, won);
-        PlayOut next = *t;
-        next.lsuit = -1;
-        next.bled = next.btr = next.table = 0;
-        next.pipdiff = pipdiff;
-        next.won = won;
-        next.blseat = next.btseat = winner;
-        return gain + play_on(x, &next, winner, 0, alpha - gain, beta - gain);
-    }
     i64 cards = t->hand[seat];
     i64 legal = pos == 0 ? cards
                          : follow_cards(x, cards, seat, t->trump, t->lsuit, t->bled, t->btr, winner);
@@ -1386,7 +1391,8 @@ static i64 play_on(Ctx *x, PlayOut *t, int seat, int pos, i64 alpha, i64 beta) {
             t->btr = b;
             t->btseat = seat;
         }
-        i64 v = play_on(x, t, next_seat(x, seat), pos + 1, alpha, beta);
+        i64 v = pos + 1 == R_(R_N) ? trick_done(x, t, alpha, beta)
+                                   : play_on(x, t, next_seat(x, seat), pos + 1, alpha, beta);
         t->table ^= b;
         t->lsuit = lsuit;
         t->bled = bled;
