@@ -1375,7 +1375,7 @@ static i64 play_on(Ctx *x, PlayOut *t, int seat, int pos, i64 alpha, i64 beta) {
     int blseat = t->blseat, btseat = t->btseat;
     i64 b;
     for (i64 m = legal; m; m ^= b) {
-        b = top(m);  /* (the higher card first: fewer nodes in Tute, the same elsewhere) */
+        b = top(m);  /* (the higher card first: fewer instructions in Tute, about the same elsewhere) */
         int suit = idx(b) >> 4;
         t->hand[seat] = cards ^ b;
         t->table ^= b;
