@@ -124,9 +124,41 @@ TT_INLINE int calls_ahead(const Ctx *x, int d) {
     return stock_left(x, d) > 4 || (S_(d, F_POS) == 0 && S_(d, F_CANCALL) != 0);
 }
 
-/* The seat winning the trick on the table so far. */
-TT_INLINE int winner_of(const Ctx *x, int d) {
-    return SEAT(S_(d, F_BTR) != 0 ? S_(d, F_BTSEAT) : S_(d, F_BLSEAT));
+/* A trick's state in five words, in the rows' order F_LSUIT..F_BTSEAT: the suit led, the best
+ * card of that suit and its seat, the best trump (0: none) and its seat.  The search keeps it in
+ * its rows, play_out in a PlayOut. */
+enum { T_LSUIT = 0, T_BLED = 1, T_BLSEAT = 2, T_BTR = 3, T_BTSEAT = 4, T_WORDS = 5 };
+_Static_assert(F_BLED == F_LSUIT + T_BLED && F_BLSEAT == F_LSUIT + T_BLSEAT &&
+                   F_BTR == F_LSUIT + T_BTR && F_BTSEAT == F_LSUIT + T_BTSEAT,
+               "a row's trick fields follow the trick's order");
+
+/* The seat winning the trick so far: the best trump's, else the best card's of the suit led. */
+TT_INLINE int trick_winner(const i64 *trick) {
+    return SEAT(trick[T_BTR] != 0 ? trick[T_BTSEAT] : trick[T_BLSEAT]);
+}
+
+/* The seat winning the trick on the table at row d. */
+TT_INLINE int winner_of(const Ctx *x, int d) { return trick_winner(&S_(d, F_LSUIT)); }
+
+/* trick after seat plays card b, leading it when lead (trumps: suit trump, or -1). */
+TT_INLINE void play_to_trick(i64 *trick, i64 b, int seat, int lead, i64 trump) {
+    i64 suit = idx(b) >> 4;
+    if (lead) {
+        trick[T_LSUIT] = suit;
+        trick[T_BLED] = b;
+        trick[T_BLSEAT] = seat;
+        trick[T_BTR] = suit == trump ? b : 0;
+        trick[T_BTSEAT] = seat;
+        return;
+    }
+    if (suit == trick[T_LSUIT] && b > trick[T_BLED]) {
+        trick[T_BLED] = b;
+        trick[T_BLSEAT] = seat;
+    }
+    if (suit == trump && b > trick[T_BTR]) {
+        trick[T_BTR] = b;
+        trick[T_BTSEAT] = seat;
+    }
 }
 
 TT_INLINE int next_seat(const Ctx *x, int seat) {
@@ -139,8 +171,8 @@ TT_INLINE int is_max(const Ctx *x, int seat) { return (x->max_seats >> SEAT(seat
 
 /* The cards a seat holding cards may play to a trick under way (trumps: suit trump, or -1): led
  * in suit lsuit, whose best card of that suit is bled and best trump btr (0: none), won so far
- * by winner; the first duty tier its cards meet.  (legal_cards adds the lead, a free play while a stock lasts and the
- * first trick's ace; play_out plays its tricks by this alone.) */
+ * by winner; the first duty tier its cards meet.  (legal_cards adds the lead, a free play while
+ * a stock lasts and the first trick's ace; play_out plays its tricks by this alone.) */
 TT_INLINE i64 follow_cards(const Ctx *x, i64 cards, int seat, i64 trump, i64 lsuit, i64 bled,
                         i64 btr, int winner) {
     i64 lead = smask(lsuit);
@@ -774,29 +806,15 @@ static i64 apply_move(Ctx *x, int d, i64 mv) {
     if (mv >= 64) return call(x, e, seat, mv);
     i64 b = (i64)1 << mv;
     S_(e, seat) = (S_(e, seat) ^ b) | C_(C_UNDER, mv);
-    i64 suit = mv >> 4;
     i64 pts = C_(C_PTS, mv);
-    i64 trump = S_(e, F_TRUMP);
+    play_to_trick(&S_(e, F_LSUIT), b, seat, S_(e, F_POS) == 0, S_(e, F_TRUMP));
     if (S_(e, F_POS) == 0) {
-        S_(e, F_LSUIT) = suit;
-        S_(e, F_BLED) = b;
-        S_(e, F_BLSEAT) = seat;
-        S_(e, F_BTR) = suit == trump ? b : 0;
-        S_(e, F_BTSEAT) = seat;
         S_(e, F_LT1) = 0;
         S_(e, F_LT2) = 0;
         S_(e, F_TABLE) = b;
         S_(e, F_TPTS) = pts;
         S_(e, F_TPIPS) = C_(C_PIPS, mv);
     } else {
-        if (suit == S_(e, F_LSUIT) && b > S_(e, F_BLED)) {
-            S_(e, F_BLED) = b;
-            S_(e, F_BLSEAT) = seat;
-        }
-        if (suit == trump && (S_(e, F_BTR) == 0 || b > S_(e, F_BTR))) {
-            S_(e, F_BTR) = b;
-            S_(e, F_BTSEAT) = seat;
-        }
         S_(e, F_TABLE) |= b;
         S_(e, F_TPTS) += pts;
         S_(e, F_TPIPS) += C_(C_PIPS, mv);
@@ -1334,8 +1352,8 @@ enum { PLAY_OUT_CARDS = 2, PLAY_OUT_CARDS_TWO = 3 };
  * finished tricks leave for the hand's end (the pip lead, who has won a trick). */
 typedef struct {
     i64 hand[4];
-    i64 trump, lsuit, bled, btr, table, pipdiff, won;
-    int blseat, btseat;
+    i64 trick[T_WORDS];
+    i64 trump, table, pipdiff, won;
 } PlayOut;
 
 /* The maximiser's gain from the seat to play at pos in the trick on, to the end of the hand,
@@ -1346,7 +1364,7 @@ static i64 play_on(Ctx *x, PlayOut *t, int seat, int pos, i64 alpha, i64 beta);
 
 /* play_on once the trick's last card is down: its points to its winner, then the next trick. */
 TT_INLINE i64 trick_done(Ctx *x, PlayOut *t, i64 alpha, i64 beta) {
-    int winner = t->btr != 0 ? t->btseat : t->blseat;
+    int winner = trick_winner(t->trick);
     int mine = is_max(x, winner);
     i64 won = t->won | (R_(R_SWEEP) != 0 ? (mine ? 1 : 2) : 0);
     i64 pips = R_(R_PIPVAL) != 0 ? card_sum(x, t->table, C_PIPS) : 0;
@@ -1355,50 +1373,32 @@ TT_INLINE i64 trick_done(Ctx *x, PlayOut *t, i64 alpha, i64 beta) {
     if ((t->hand[winner] & (t->hand[winner] - 1)) == 0)  /* one card a hand: the last trick */
         return gain + last_trick_gain(x, t->hand, winner, t->trump, pipdiff, won);
     PlayOut next = *t;
-    next.lsuit = -1;
-    next.bled = next.btr = next.table = 0;
+    next.table = 0;
     next.pipdiff = pipdiff;
     next.won = won;
-    next.blseat = next.btseat = winner;
     return gain + play_on(x, &next, winner, 0, alpha - gain, beta - gain);
 }
 
 static i64 play_on(Ctx *x, PlayOut *t, int seat, int pos, i64 alpha, i64 beta) {
-    int winner = t->btr != 0 ? t->btseat : t->blseat;
     i64 cards = t->hand[seat];
+    i64 *trick = t->trick;
     i64 legal = pos == 0 ? cards
-                         : follow_cards(x, cards, seat, t->trump, t->lsuit, t->bled, t->btr, winner);
+                         : follow_cards(x, cards, seat, t->trump, trick[T_LSUIT], trick[T_BLED],
+                                        trick[T_BTR], trick_winner(trick));
     int maxing = is_max(x, seat);
     i64 best = maxing ? -INF : INF;
-    /* (what a card changes, put back after it) */
-    i64 lsuit = t->lsuit, bled = t->bled, btr = t->btr;
-    int blseat = t->blseat, btseat = t->btseat;
+    i64 before[T_WORDS];  /* (put back after each card) */
+    memcpy(before, trick, sizeof before);
     i64 b;
     for (i64 m = legal; m; m ^= b) {
         b = top(m);  /* (the higher card first: fewer instructions in Tute, about the same elsewhere) */
-        int suit = idx(b) >> 4;
         t->hand[seat] = cards ^ b;
         t->table ^= b;
-        if (pos == 0) {
-            t->lsuit = suit;
-            t->bled = b;
-            t->blseat = seat;
-        } else if (suit == lsuit && b > bled) {
-            t->bled = b;
-            t->blseat = seat;
-        }
-        if (suit == t->trump && b > btr) {
-            t->btr = b;
-            t->btseat = seat;
-        }
+        play_to_trick(trick, b, seat, pos == 0, t->trump);
         i64 v = pos + 1 == R_(R_N) ? trick_done(x, t, alpha, beta)
                                    : play_on(x, t, next_seat(x, seat), pos + 1, alpha, beta);
         t->table ^= b;
-        t->lsuit = lsuit;
-        t->bled = bled;
-        t->btr = btr;
-        t->blseat = blseat;
-        t->btseat = btseat;
+        memcpy(trick, before, sizeof before);
         if (maxing) {
             if (v > best) {
                 best = v;
@@ -1433,13 +1433,12 @@ static i64 play_out(Ctx *x, int d, i64 live, i64 alpha, i64 beta) {
     if (S_(d, F_PHASE) != PH_PLAY || S_(d, F_LT1) != 0 || stock_left(x, d) != 0 ||
         (live & x->under) || (R_(R_ACESHOW) != 0 && S_(d, F_GONE) == 0) || calls_can_come(x, d))
         return -1;
+    memset(t.trick, 0, sizeof t.trick);  /* (set by the lead) */
     t.trump = S_(d, F_TRUMP);
-    t.lsuit = -1;
-    t.bled = t.btr = t.table = 0;
+    t.table = 0;
     t.pipdiff = S_(d, F_PIPDIFF);
     t.won = S_(d, F_WON);
-    t.blseat = t.btseat = SEAT(S_(d, F_TURN));
-    return play_on(x, &t, t.blseat, 0, alpha, beta);
+    return play_on(x, &t, SEAT(S_(d, F_TURN)), 0, alpha, beta);
 }
 
 /* -- the search ------------------------------------------------------------------------ */
