@@ -511,7 +511,8 @@ TT_INLINE i64 other_hands(const Ctx *x, int d, int seat) {
  * now and that no later opponent can beat (most points first), then the cheapest card that
  * wins for now, then points on the partner's card if no later opponent can beat it (mate_safe,
  * the same for every card of the node), then the cards worth least; a discard (neither the led
- * suit nor trumps) that no other hand beats in its suit goes after the other discards. */
+ * suit nor trumps) that no other hand beats in its suit goes after the other discards.  While
+ * a stock lets every card be played, a following card that wins goes after those that do not. */
 static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
     int i = idx(b);
     i64 pts = C_(C_WEIGHT, i);
@@ -547,7 +548,14 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
         wins = suit == trump && b > bt;
     else
         wins = (suit == S_(d, F_LSUIT) && b > S_(d, F_BLED)) || (trump >= 0 && suit == trump);
-    if (wins) return beaten_later(x, d, seat, b) ? 90 - strength : 120 + pts;
+    if (R_(R_FREE) != 0 && stock_left(x, d) > 0) {
+        /* while a stock lets every card be played, a trick's card is seldom worth a winner:
+         * the follower ducks first, then wins in the suit led, then with a trump (what cut
+         * off after a winner had failed was most often a duck: docs/solver.md) */
+        if (wins) return (suit == trump ? 20 : 30) - pts - strength;
+    } else if (wins) {
+        return beaten_later(x, d, seat, b) ? 90 - strength : 120 + pts;
+    }
     /* a discard keeps back a card no other hand beats in its suit: it takes a trick later */
     int discard = suit != S_(d, F_LSUIT) && suit != trump;
     i64 keep = discard && b > (other_hands(x, d, seat) & suit_mask(suit)) ? 30 : 0;
