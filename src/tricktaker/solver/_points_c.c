@@ -512,7 +512,8 @@ TT_INLINE i64 other_hands(const Ctx *x, int d, int seat) {
  * wins for now, then points on the partner's card if no later opponent can beat it (mate_safe,
  * the same for every card of the node), then the cards worth least; a discard (neither the led
  * suit nor trumps) that no other hand beats in its suit goes after the other discards.  While
- * a stock lets every card be played, a following card that wins goes after those that do not. */
+ * a stock lets every card be played, a following card that wins goes after those that do not,
+ * and a trump that does not win after the other cards that do not. */
 static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
     int i = idx(b);
     i64 pts = C_(C_WEIGHT, i);
@@ -560,6 +561,8 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
     int discard = suit != S_(d, F_LSUIT) && suit != trump;
     i64 keep = discard && b > (other_hands(x, d, seat) & suit_mask(suit)) ? 30 : 0;
     if (mate_safe) return 60 + pts - keep;
+    if (R_(R_FREE) != 0 && stock_left(x, d) > 0 && suit == trump)
+        return 30 - pts - strength - keep;  /* (a trump thrown while the stock lasts: the last duck) */
     return 40 - pts - strength - keep;
 }
 
