@@ -508,7 +508,8 @@ TT_INLINE i64 other_hands(const Ctx *x, int d, int seat) {
 /* A guess at how good playing b is, for move ordering.  On lead: first a card the partner's
  * top card or ruff takes, or that no other hand beats (unless an opponent can ruff it), then a
  * lead an opponent ruffs, then low cards.  Later in the trick: first a card that wins the trick
- * now and that no later opponent can beat (most points first), then the cheapest card that
+ * now and that no later opponent can beat (most points first; one that no other hand beats in
+ * its suit after the others, as it would take a trick of its own later), then the cheapest card that
  * wins for now, then points on the partner's card if no later opponent can beat it (mate_safe,
  * the same for every card of the node), then the cards worth least; a discard (neither the led
  * suit nor trumps) that no other hand beats in its suit goes after the other discards.  While
@@ -555,7 +556,10 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
          * off after a winner had failed was most often a duck: docs/solver.md) */
         if (wins) return (suit == trump ? 20 : 30) - pts - strength;
     } else if (wins) {
-        return beaten_later(x, d, seat, b) ? 90 - strength : 120 + pts;
+        if (beaten_later(x, d, seat, b)) return 90 - strength;
+        /* a winner that no other hand beats in its suit would take a trick of its own later, as
+         * a discard would (keep, below): the other winners go first */
+        return (b > (other_hands(x, d, seat) & suit_mask(suit)) ? 100 : 120) + pts;
     }
     /* a discard keeps back a card no other hand beats in its suit: it takes a trick later */
     int discard = suit != S_(d, F_LSUIT) && suit != trump;
