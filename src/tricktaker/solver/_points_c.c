@@ -506,8 +506,8 @@ TT_INLINE i64 other_hands(const Ctx *x, int d, int seat) {
 }
 
 /* A guess at how good playing b is, for move ordering.  On lead: first a card the partner's
- * top card or ruff takes, or that no other hand beats (unless an opponent can ruff it), then a
- * lead an opponent ruffs, then low cards.  Later in the trick: first a card that wins the trick
+ * top card or ruff takes, or that no other hand beats (unless an opponent can ruff it; a trump
+ * after the plain suits' winners), then a lead an opponent ruffs, then low cards.  Later in the trick: first a card that wins the trick
  * now and that no later opponent can beat (most points first; one that no other hand beats in
  * its suit after the others, as it would take a trick of its own later), then the cheapest card that
  * wins for now, then points on the partner's card if no later opponent can beat it (mate_safe,
@@ -534,7 +534,9 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
             if (R_(R_SIDE + o) != R_(R_SIDE + seat) && (free_ || !(S_(d, o) & sm)) && (S_(d, o) & tm))
                 ruffed = 1;
         if (ruffed) return 70 - pts - strength;
-        if (b > (others & sm)) return 100 + pts;  /* no other hand beats it */
+        /* no other hand beats it; a trump stays a winner later, where a plain suit's winner
+         * may be ruffed, so the trump comes after the other winning leads */
+        if (b > (others & sm)) return (suit == trump ? 80 : 100) + pts;
         if (R_(R_N) == 4 && R_(R_SIDE + ((seat + 2) & 3)) == R_(R_SIDE + seat)) {
             /* the partner's top card of the suit is over every opponent's, or it ruffs */
             i64 mate = S_(d, (seat + 2) & 3);
