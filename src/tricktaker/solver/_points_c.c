@@ -1359,9 +1359,10 @@ static i64 last_trick(Ctx *x, int d) {
                            S_(d, F_WON));
 }
 
-/* The most cards a hand at which play_out plays a hand out: two (sixteen ways at most through
- * the first of two tricks with four seats), three with two seats (nine through the first of
- * three).  One card more searched more positions than it saved (docs/solver.md, "The last
+/* The most cards a hand at which play_out plays a hand out at once: two (sixteen ways at most
+ * through the first of two tricks with four seats), three with two seats (nine through the
+ * first of three).  With one card more, the table is looked up first (an answer there saves the
+ * whole play), and only a position it does not hold is played out (docs/solver.md, "The last
  * tricks, played out"). */
 enum { PLAY_OUT_CARDS = 2, PLAY_OUT_CARDS_TWO = 3 };
 
@@ -1432,17 +1433,18 @@ static i64 play_on(Ctx *x, PlayOut *t, int seat, int pos, i64 alpha, i64 beta) {
     return best;
 }
 
-/* The gain from a trick start where every hand holds two to x->play_out cards (none with a
- * face-down card beneath it), no stock is left, the lead is free and no call can come any more,
- * or -1 if that is not the case: played out here (fail-soft within (alpha, beta)), with no key,
- * bound or table entry.  The few ways through those tricks cost less than keying the position
- * and waiting for its table entry, and such positions are a fifth to a third of a full deal's
- * nodes. */
-static i64 play_out(Ctx *x, int d, i64 live, i64 alpha, i64 beta) {
+/* The gain from a trick start where every hand holds two to most cards (none with a face-down
+ * card beneath it), no stock is left, the lead is free and no call can come any more, or -1 if
+ * that is not the case: played out here (fail-soft within (alpha, beta)), with no key, bound or
+ * table entry of its own.  The few ways through those tricks cost less than keying the position
+ * and waiting for its table entry (most = x->play_out: a fifth to a third of a full deal's
+ * nodes), or than searching it move by move once the table did not hold it (x->play_out + 1,
+ * the search's caller keeping the answer in the table). */
+static i64 play_out(Ctx *x, int d, i64 live, i64 alpha, i64 beta, int most) {
     int n = (int)R_(R_N);
     PlayOut t;
     int k = popcount(S_(d, 0));
-    if (k < 2 || k > x->play_out) return -1;
+    if (k < 2 || k > most) return -1;
     for (int seat = 0; seat < 4; seat++) {
         t.hand[seat] = seat < n ? S_(d, seat) : 0;
         if (seat < n && popcount(t.hand[seat]) != k) return -1;
@@ -1459,6 +1461,19 @@ static i64 play_out(Ctx *x, int d, i64 live, i64 alpha, i64 beta) {
 }
 
 /* -- the search ------------------------------------------------------------------------ */
+
+/* Narrow the table entry (tk, tb) at slot, if it still holds key k, to a search's fail-soft
+ * answer within (alpha, beta), and keep its best move (-1: none). */
+static void store_bounds(Ctx *x, i64 slot, const i64 *tk, int32_t *tb, const i64 *k, i64 best,
+                         i64 alpha, i64 beta, i64 best_move) {
+    tt_lock(x->locks, (u64)slot >> 1);
+    if (entry_holds(x, tk, tb, k)) {
+        if (best < beta && best < tb[TB_UB]) tb[TB_UB] = (int32_t)best;
+        if (best > alpha && best > tb[TB_LB]) tb[TB_LB] = (int32_t)best;
+        tb[TB_MOVE] = (int32_t)((tb[TB_MOVE] & ~((1 << TB_MOVE_BITS) - 1)) | (best_move + 1));
+    }
+    tt_unlock(x->locks, (u64)slot >> 1);
+}
 
 /* The maximiser's gain from row d on, fail-soft within (alpha, beta).  On a stop (x->stop)
  * it returns at once and stores nothing more in the table. */
@@ -1484,7 +1499,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
          * table holds none) */
         i64 live = S_(d, 0) | S_(d, 1) | S_(d, 2) | S_(d, 3);
         W_(d, W_OPEN) = open_pairs_now(x, d);  /* (open_pairs_row reads it from here on) */
-        i64 out = play_out(x, d, live, alpha, beta);
+        i64 out = play_out(x, d, live, alpha, beta, x->play_out);
         if (out >= 0) return out;
         int rel = relative(x, d);
         int kind = 0;
@@ -1580,14 +1595,20 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             if (lb_t >= beta) return lb_t;
             if (ub_t <= alpha) return ub_t;
         } else {
-            int live = 0;
-            for (int seat = 0; seat < R_(R_N); seat++) live += popcount(S_(d, seat));
+            int cards = 0;
+            for (int seat = 0; seat < R_(R_N); seat++) cards += popcount(S_(d, seat));
             memcpy(tk, k, sizeof k);
             tb[TB_GEN] = (int32_t)x->gen;
             tb[TB_LB] = (int32_t)mine;
             tb[TB_UB] = (int32_t)ub;
-            tb[TB_MOVE] = live << TB_MOVE_BITS;
+            tb[TB_MOVE] = cards << TB_MOVE_BITS;
             tt_unlock(x->locks, bucket);
+            /* one card a hand above play_out's own: played out, once the table did not hold it */
+            i64 out = play_out(x, d, live, alpha, beta, x->play_out + 1);
+            if (out >= 0) {
+                store_bounds(x, slot, tk, tb, k, out, alpha, beta, -1);
+                return out;
+            }
         }
     }
     int nm = gen_moves(x, d, first, 0);
@@ -1627,15 +1648,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             }
         }
     }
-    if (slot >= 0) {
-        tt_lock(x->locks, (u64)slot >> 1);
-        if (entry_holds(x, tk, tb, k)) {
-            if (best < beta && best < tb[TB_UB]) tb[TB_UB] = (int32_t)best;
-            if (best > alpha && best > tb[TB_LB]) tb[TB_LB] = (int32_t)best;
-            tb[TB_MOVE] = (int32_t)((tb[TB_MOVE] & ~((1 << TB_MOVE_BITS) - 1)) | (best_move + 1));
-        }
-        tt_unlock(x->locks, (u64)slot >> 1);
-    }
+    if (slot >= 0) store_bounds(x, slot, tk, tb, k, best, alpha, beta, best_move);
     return best;
 }
 
