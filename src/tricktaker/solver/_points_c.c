@@ -1409,7 +1409,9 @@ static i64 play_on(Ctx *x, PlayOut *t, int seat, int pos, i64 alpha, i64 beta) {
     memcpy(before, trick, sizeof before);
     i64 b;
     for (i64 m = legal; m; m ^= b) {
-        b = top(m);  /* (the higher card first: fewer instructions in Tute, about the same elsewhere) */
+        /* the leader's higher card first, a follower's lower one (1-3% fewer instructions than
+         * the higher card first everywhere: callgrind, Tute in pairs, Huutopussi, Marjapussi) */
+        b = pos == 0 ? top(m) : m & -m;
         t->hand[seat] = cards ^ b;
         t->table ^= b;
         play_to_trick(trick, b, seat, pos == 0, t->trump);
