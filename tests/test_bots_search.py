@@ -404,7 +404,7 @@ def test_pimc_spends_at_most_its_node_budget_and_rolls_out_what_it_cannot_solve(
 
     monkeypatch.setattr(PimcBot, "_rolled_out_scores", counting_rollouts)
     state = first_play(tt.new_game("marjapussi").new_hand(seed=5), random.Random(5))
-    for _ in range(12):  # into the second trick: worlds of 7-8 cards, thousands of nodes each
+    for _ in range(12):  # three tricks in: worlds of 6 cards, a thousand nodes or more each
         state.apply(state.legal_actions()[0])
     view = view_of(state, state.current_player)  # type: ignore[arg-type]
     counter = shared_solver()
@@ -416,7 +416,7 @@ def test_pimc_spends_at_most_its_node_budget_and_rolls_out_what_it_cannot_solve(
         return action, counter.nodes - start
 
     _, unlimited = decide(nodes=0)
-    assert not rolled and unlimited > 20_000
+    assert not rolled and unlimited > 10_000  # (room for budgets well past the poll of 1,024)
     budget = unlimited // 2
     _, spent = decide(nodes=budget, min_worlds=2)
     assert not rolled, "a budget for two or more of eight worlds decides on those"

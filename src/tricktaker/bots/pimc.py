@@ -221,12 +221,14 @@ is not the machine's core count: ``pimc:threads=8`` asks for more, ``threads=1``
 
 NODE_BUDGET: dict[str, int] = {
     "tuppi": 10_000_000,
-    "marjapussi": 10_000_000,
-    "huutopussi/3": 10_000_000,
+    "marjapussi": 6_500_000,
+    "huutopussi/3": 9_000_000,
 }
 """Per game (or ``name/players``, :func:`setting`), the search nodes a card-play decision's
 solves may visit in all by default: about a second of this project's 2-core build machine
-(docs/bots.md); a game not listed has no limit.
+(docs/bots.md); a game not listed has no limit.  A node is a searched position: the last
+tricks the point kernel plays out count none, so its budgets follow what a node costs there
+(10 million each until 2026-11-29, when the play-outs grew: docs/bots.md).
 A budget in nodes rather than seconds stops every search at the same node on any machine and
 under any load, so the bot stays deterministic given its seed; where the budget does not solve
 ``min_worlds`` worlds the decision is rolled out instead.
