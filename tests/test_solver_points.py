@@ -163,6 +163,25 @@ def test_values_match_minimax_in_many_endgames(variant: str) -> None:
         check_against_minimax(state)
 
 
+def check_trick_starts_against_minimax(variant: str, above_play_out: int, count: int,
+                                       seed: int) -> int:
+    """Check against minimax the trick starts, out of ``count`` endgames of ``variant``, where
+    every hand holds ``above_play_out`` cards more than ``play_out``'s cut-off (two cards,
+    three with two seats) and the leader has no call to make; return how many."""
+    name, options = VARIANTS[variant]
+    size = (3 if tt.new_game(name, **options).num_players == 2 else 2) + above_play_out
+    checked = 0
+    for state in endgames(variant, count, size, seed=seed):
+        obs = state.observation(None)
+        if obs["trick"] or set(obs["hand_sizes"]) != {size}:
+            continue
+        if any(a.kind != "play" for a in state.legal_actions()):
+            continue
+        check_against_minimax(state)
+        checked += 1
+    return checked
+
+
 @pytest.mark.parametrize("variant", ["tute-pairs", "tute-three", "tute-habanero", "marjapussi",
                                      "bondtolva-two", "huutopussi", "huutopussi-three",
                                      "huutopussi-two"])
@@ -172,17 +191,7 @@ def test_the_last_tricks_played_out_agree_with_minimax(variant: str) -> None:
     entry).  Trick starts with one card more a hand and no call to make reach it at every card of
     their first trick, under every scoring those games have: card points, the last trick, the pip
     point (Marjapussi), the sweep (Huutopussi for two), and three seats."""
-    name, options = VARIANTS[variant]
-    size = 4 if tt.new_game(name, **options).num_players == 2 else 3
-    checked = 0
-    for state in endgames(variant, 60, size, seed=30_000):
-        obs = state.observation(None)
-        if obs["trick"] or set(obs["hand_sizes"]) != {size}:
-            continue
-        if any(a.kind != "play" for a in state.legal_actions()):
-            continue
-        check_against_minimax(state)
-        checked += 1
+    checked = check_trick_starts_against_minimax(variant, 1, 60, seed=30_000)
     assert checked >= 8, checked
 
 
@@ -194,17 +203,7 @@ def test_trick_starts_the_table_lacks_are_played_out_and_agree_with_minimax(vari
     Trick starts with one card more than that reach it after their first trick; checked against
     plain minimax.  (Four seats at four cards take minimax tens of seconds a position: the slow
     test's four-trick endgames cover them.)"""
-    name, options = VARIANTS[variant]
-    size = 5 if tt.new_game(name, **options).num_players == 2 else 4
-    checked = 0
-    for state in endgames(variant, 24, size, seed=40_000):
-        obs = state.observation(None)
-        if obs["trick"] or set(obs["hand_sizes"]) != {size}:
-            continue
-        if any(a.kind != "play" for a in state.legal_actions()):
-            continue
-        check_against_minimax(state)
-        checked += 1
+    checked = check_trick_starts_against_minimax(variant, 2, 24, seed=40_000)
     assert checked >= 4, checked
 
 
