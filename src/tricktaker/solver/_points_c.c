@@ -220,6 +220,9 @@ TT_INLINE i64 follow_cards(const Ctx *x, i64 cards, int seat, i64 trump, i64 lsu
     return cards;
 }
 
+/* Whether a stock still lets every card be played (R_FREE: no duty while it lasts). */
+TT_INLINE int free_play(const Ctx *x, int d) { return R_(R_FREE) != 0 && stock_left(x, d) > 0; }
+
 /* The cards the seat to move may play: the first duty tier its cards meet. */
 static i64 legal_cards(const Ctx *x, int d) {
     int seat = SEAT(S_(d, F_TURN));
@@ -233,7 +236,7 @@ static i64 legal_cards(const Ctx *x, int d) {
         }
         return cards;
     }
-    if (R_(R_FREE) != 0 && stock_left(x, d) > 0) return cards;
+    if (free_play(x, d)) return cards;
     if (R_(R_ACESHOW) != 0 && S_(d, F_GONE) == 0) {
         /* the first trick (no trick finished yet): the led suit's ace must show */
         i64 ace = cards & top(R_(R_DECK) & smask(S_(d, F_LSUIT)));
@@ -507,14 +510,15 @@ TT_INLINE i64 other_hands(const Ctx *x, int d, int seat) {
 
 /* A guess at how good playing b is, for move ordering.  On lead: first a card the partner's
  * top card or ruff takes, or that no other hand beats (unless an opponent can ruff it; a trump
- * after the plain suits' winners), then a lead an opponent ruffs, then low cards.  Later in the trick: first a card that wins the trick
- * now and that no later opponent can beat (most points first; one that no other hand beats in
- * its suit after the others, as it would take a trick of its own later), then the cheapest card that
- * wins for now, then points on the partner's card if no later opponent can beat it (mate_safe,
- * the same for every card of the node), then the cards worth least; a discard (neither the led
- * suit nor trumps) that no other hand beats in its suit goes after the other discards.  While
- * a stock lets every card be played, a following card that wins goes after those that do not,
- * and a trump that does not win after the other cards that do not. */
+ * after the plain suits' winners), then a lead an opponent ruffs, then low cards.  Later in the
+ * trick: first a card that wins the trick now and that no later opponent can beat (most points
+ * first; one that no other hand beats in its suit after the others, as it would take a trick of
+ * its own later), then the cheapest card that wins for now, then points on the partner's card
+ * if no later opponent can beat it (mate_safe, the same for every card of the node), then the
+ * cards worth least; a discard (neither the led suit nor trumps) that no other hand beats in its
+ * suit goes after the other discards.  While a stock lets every card be played, a following
+ * card that wins goes after those that do not, and a trump that does not win after the other
+ * cards that do not. */
 static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
     int i = idx(b);
     i64 pts = C_(C_WEIGHT, i);
@@ -522,21 +526,23 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
     int strength = i & 15;
     i64 pos = S_(d, F_POS);
     i64 trump = S_(d, F_TRUMP);
+    int free_ = free_play(x, d);
+    /* no other hand beats b in its suit: it takes a trick of its own later, unless ruffed */
+    i64 others = other_hands(x, d, seat);
+    int top_of_suit = b > (others & suit_mask(suit));
     if (pos == 0) {
         /* (stock and face-down cards take no part in this trick; while a stock lets every
          * card be played, a void says nothing) */
-        i64 others = other_hands(x, d, seat);
         i64 sm = suit_mask(suit);
         i64 tm = trump >= 0 && suit != trump ? suit_mask((int)trump) : 0;
-        int free_ = R_(R_FREE) != 0 && stock_left(x, d) > 0;
         int ruffed = 0;
         for (int o = 0; o < R_(R_N) && tm != 0; o++)
             if (R_(R_SIDE + o) != R_(R_SIDE + seat) && (free_ || !(S_(d, o) & sm)) && (S_(d, o) & tm))
                 ruffed = 1;
         if (ruffed) return 70 - pts - strength;
-        /* no other hand beats it; a trump stays a winner later, where a plain suit's winner
-         * may be ruffed, so the trump comes after the other winning leads */
-        if (b > (others & sm)) return (suit == trump ? 80 : 100) + pts;
+        /* a trump stays a winner later, where a plain suit's winner may be ruffed, so the trump
+         * comes after the other winning leads */
+        if (top_of_suit) return (suit == trump ? 80 : 100) + pts;
         if (R_(R_N) == 4 && R_(R_SIDE + ((seat + 2) & 3)) == R_(R_SIDE + seat)) {
             /* the partner's top card of the suit is over every opponent's, or it ruffs */
             i64 mate = S_(d, (seat + 2) & 3);
@@ -552,23 +558,20 @@ static i64 play_score(const Ctx *x, int d, int seat, i64 b, int mate_safe) {
         wins = suit == trump && b > bt;
     else
         wins = (suit == S_(d, F_LSUIT) && b > S_(d, F_BLED)) || (trump >= 0 && suit == trump);
-    if (R_(R_FREE) != 0 && stock_left(x, d) > 0) {
+    if (free_) {
         /* while a stock lets every card be played, a trick's card is seldom worth a winner:
          * the follower ducks first, then wins in the suit led, then with a trump (what cut
          * off after a winner had failed was most often a duck: docs/solver.md) */
         if (wins) return (suit == trump ? 20 : 30) - pts - strength;
     } else if (wins) {
         if (beaten_later(x, d, seat, b)) return 90 - strength;
-        /* a winner that no other hand beats in its suit would take a trick of its own later, as
-         * a discard would (keep, below): the other winners go first */
-        return (b > (other_hands(x, d, seat) & suit_mask(suit)) ? 100 : 120) + pts;
+        return (top_of_suit ? 100 : 120) + pts;  /* (the card that takes a trick later: after) */
     }
     /* a discard keeps back a card no other hand beats in its suit: it takes a trick later */
     int discard = suit != S_(d, F_LSUIT) && suit != trump;
-    i64 keep = discard && b > (other_hands(x, d, seat) & suit_mask(suit)) ? 30 : 0;
+    i64 keep = discard && top_of_suit ? 30 : 0;
     if (mate_safe) return 60 + pts - keep;
-    if (R_(R_FREE) != 0 && stock_left(x, d) > 0 && suit == trump)
-        return 30 - pts - strength - keep;  /* (a trump thrown while the stock lasts: the last duck) */
+    if (free_ && suit == trump) return 30 - pts - strength - keep;  /* (the last duck) */
     return 40 - pts - strength - keep;
 }
 
