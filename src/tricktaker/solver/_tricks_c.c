@@ -354,12 +354,12 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
             i64 sc;
             if (misere) {
                 if (pos == 0) {
-                    /* short suits first: a hand void in a suit throws its dangerous cards there */
-                    sc = 100 - rank - 25 * length;
-                    if (opp && !(opp & (b - 1)))
-                        sc += 15;
-                    else if (!opp)
-                        sc -= 70;
+                    /* short suits first: a hand void in a suit throws its dangerous cards
+                     * there; in a suit, the card with the most live cards below it first, the
+                     * opponents' counted twice (tuned on nolo deals and checked on others:
+                     * docs/solver.md, "Tuppi nolo") */
+                    sc = 100 - 20 * length + 3 * (popcount(m_all & (b - 1)) + popcount(opp & (b - 1)));
+                    if (!opp) sc -= 70;
                 } else if (s != lead_suit) {
                     /* the highest discard first, by its rank among the live cards: a low card
                      * left at the top of its suit takes a trick as surely as an ace */
