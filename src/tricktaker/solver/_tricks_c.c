@@ -336,9 +336,14 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
         }
         int partner_top = 0;
         i64 opp = 0;
+        int opp_void = 0; /* (misère leads: the opponents void in the suit) */
         if (pos == 0 && misere) {
-            for (int i = 1; i < tsize; i++)
-                if (side[ORDER(order, leader, i)] != side[seat]) opp |= hands[ORDER(order, leader, i)] & sm;
+            for (int i = 1; i < tsize; i++) {
+                int other = (int)ORDER(order, leader, i);
+                if (side[other] == side[seat]) continue;
+                opp |= hands[other] & sm;
+                if (!(hands[other] & sm)) opp_void++;
+            }
         } else if (pos == 0 && partners) {
             lead_scores(hands, seat, (int)ORDER(order, leader, 1), (int)ORDER(order, leader, 2),
                         (int)ORDER(order, leader, 3), m_all, moves, scores, first, nm, seqs, killer, hint);
@@ -354,11 +359,13 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
             i64 sc;
             if (misere) {
                 if (pos == 0) {
-                    /* short suits first: a hand void in a suit throws its dangerous cards
-                     * there; in a suit, the card with the most live cards below it first, the
-                     * opponents' counted twice (tuned on nolo deals and checked on others:
-                     * docs/solver.md, "Tuppi nolo") */
-                    sc = 100 - 20 * length + 3 * (popcount(m_all & (b - 1)) + popcount(opp & (b - 1)));
+                    /* short suits first (a hand void in a suit throws its dangerous cards
+                     * there), the later the more opponents are void in it; in a suit, the card
+                     * with the most live cards below it first, the opponents' counted twice
+                     * (weights tuned on nolo deals and checked on others: docs/solver.md,
+                     * "Tuppi nolo") */
+                    sc = 100 - 20 * length - 20 * opp_void +
+                         3 * (popcount(m_all & (b - 1)) + popcount(opp & (b - 1)));
                     if (!opp) sc -= 70;
                 } else if (s != lead_suit) {
                     /* the highest discard first, by its rank among the live cards: a low card
