@@ -52,9 +52,11 @@ What makes it fast (each is standard in double-dummy solvers):
   card that makes the fourth hand spend its top card; the fourth hand wins as
   cheaply as it can, or plays low when its partner wins; discards come low
   from long suits, sparing a lone top card and the guard of the second card.
-  A side that wants to lose tricks (nolo) orders the other way round: leads
-  from its shortest suits, low ones into opponents who must win, the highest
-  card that still loses, high discards from short suits (see :func:`moves_of`).
+  A side that wants to lose tricks (nolo, sooli) orders the other way round:
+  leads from its shortest suits, later from a suit more opponents are void
+  in, and within a suit the card with the most live cards (the opponents'
+  most of all) below it first; the highest card that still loses; high
+  discards from short suits (see :func:`moves_of`).
 - **Quick tricks.**  A leader whose side holds the top cards of suits counts
   the sure tricks before searching: its own top cards (and its low cards of a
   suit once those top cards have drawn every other hand's cards there), then
