@@ -35,7 +35,8 @@ from tricktaker.engine import State
 from tricktaker.solver import SolveError, SolveTimeout, solve
 from tricktaker.solver.points import BENCH_VARIANTS
 
-GAMES = {"tuppi": ("tuppi", {}), "tuppi-rami": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS}
+GAMES = {"tuppi": ("tuppi", {}), "tuppi-rami": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS,
+         "tute-three": ("tute", {"players": 3})}
 """Tuppi's hands are mostly rami when the rules bot bids; ``tuppi-rami`` and ``tuppi-nolo`` count
 only the hands played in that contract (every sooli offer is passed)."""
 

@@ -561,6 +561,40 @@ def test_a_variant_has_its_own_solve_limit_and_budget() -> None:
     assert largest_setting(SOLVE_CARDS, "nosuchgame") == 0
 
 
+def test_pimc_solves_tute_in_pairs_from_its_first_card_and_tute_for_three_from_eleven() -> None:
+    """``SOLVE_CARDS``: a Tute-in-pairs world at its first card play (10 cards) solves within a
+    decision's budget, so the whole hand is solved; Tute for three (13 cards) from its eleventh
+    card to play (``tute/3``), Avomarjapussi from 13 cards with its rows."""
+    from tricktaker.bots.pimc import cards_to_play, within_solve_limits
+    from tricktaker.solver.points import first_play
+
+    def to_play(state: tt.State) -> int:
+        seat = state.current_player
+        assert seat is not None
+        return cards_to_play(state.observation(seat), seat)
+
+    def solved(state: tt.State) -> bool:
+        seat = state.current_player
+        assert seat is not None
+        return within_solve_limits(state.game, state.observation(seat), seat)
+
+    rules = make_bot("rules", seed=1)
+    pairs = first_play(tt.new_game("tute").new_hand(seed=2), random.Random(2))
+    assert to_play(pairs) == 10 and solved(pairs)
+    three = first_play(tt.new_game("tute", players=3).new_hand(seed=2), random.Random(2))
+    seen: dict[int, bool] = {}
+    while not three.is_over() and to_play(three) >= 10:
+        seen[to_play(three)] = solved(three)
+        three.apply(rules.act(view_of(three, three.current_player)))
+    assert seen == {13: False, 12: False, 11: True, 10: True}
+    avo = first_play(tt.new_game("avomarjapussi").new_hand(seed=2), random.Random(2))
+    sizes: dict[int, bool] = {}
+    while not avo.is_over() and to_play(avo) >= 12:
+        sizes[to_play(avo)] = solved(avo)
+        avo.apply(rules.act(view_of(avo, avo.current_player)))
+    assert sizes[13] and not sizes[14] and not any(v for k, v in sizes.items() if k > 13)
+
+
 def test_pimc_solves_huutopussi_for_three_from_the_first_trick(monkeypatch: pytest.MonkeyPatch) -> None:
     """By default the first trick (11 cards to play) and the second (10) are solved, each
     decision's solves within the variant's node budget."""
