@@ -25,7 +25,7 @@ from tricktaker.bots.pimc import cards_to_play
 from tricktaker.solver import table_sets
 from tricktaker.solver.points import BENCH_VARIANTS
 
-GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS}
+GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS, "tute-three": ("tute", {"players": 3})}
 """Tuppi and every point-game variant the solver bench measures."""
 
 

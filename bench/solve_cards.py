@@ -36,7 +36,7 @@ from tricktaker.solver import SolveError, SolveTimeout, solve
 from tricktaker.solver.points import BENCH_VARIANTS
 
 GAMES = {"tuppi": ("tuppi", {}), "tuppi-rami": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS,
-         "tute-three": ("tute", {"players": 3})}
+         "tute-three": ("tute", {"players": 3}), "huutopussi-two": ("huutopussi", {"players": 2})}
 """Tuppi's hands are mostly rami when the rules bot bids; ``tuppi-rami`` and ``tuppi-nolo`` count
 only the hands played in that contract (every sooli offer is passed)."""
 

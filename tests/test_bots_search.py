@@ -563,8 +563,9 @@ def test_a_variant_has_its_own_solve_limit_and_budget() -> None:
 
 def test_pimc_solves_tute_in_pairs_from_its_first_card_and_tute_for_three_from_eleven() -> None:
     """``SOLVE_CARDS``: a Tute-in-pairs world at its first card play (10 cards) solves within a
-    decision's budget, so the whole hand is solved; Tute for three (13 cards) from its eleventh
-    card to play (``tute/3``), Avomarjapussi from 13 cards with its rows."""
+    decision's budget, so the whole hand is solved, as is Huutopussi for two's (11,
+    ``huutopussi/2``); Tute for three (13 cards) from its eleventh card to play (``tute/3``),
+    Avomarjapussi from 13 cards with its rows."""
     from tricktaker.bots.pimc import cards_to_play, within_solve_limits
     from tricktaker.solver.points import first_play
 
@@ -581,6 +582,8 @@ def test_pimc_solves_tute_in_pairs_from_its_first_card_and_tute_for_three_from_e
     rules = make_bot("rules", seed=1)
     pairs = first_play(tt.new_game("tute").new_hand(seed=2), random.Random(2))
     assert to_play(pairs) == 10 and solved(pairs)
+    two = first_play(tt.new_game("huutopussi", players=2).new_hand(seed=2), random.Random(2))
+    assert to_play(two) == 11 and solved(two)
     three = first_play(tt.new_game("tute", players=3).new_hand(seed=2), random.Random(2))
     seen: dict[int, bool] = {}
     while not three.is_over() and to_play(three) >= 10:

@@ -145,6 +145,7 @@ SOLVE_CARDS: dict[str, int] = {
     "avomarjapussi": 13,
     "huutopussi": 9,
     "huutopussi/3": 11,
+    "huutopussi/2": 11,
 }
 """Per game, the most cards still to play (:func:`cards_to_play`) at which a world is solved;
 a key ``name/players`` sets one variant's own (:func:`setting`).
@@ -158,11 +159,11 @@ Measured with ``bench/solve_cards.py`` on the worlds this bot samples (docs/bots
 these sizes the median solve takes under 30 ms and nine in ten under about 200 ms, and one
 card more multiplies the slow ones by five to ten.  Marjapussi solves its whole hand (9
 cards) within :data:`NODE_BUDGET`, which played its first trick better than rollouts
-(docs/bots.md, "A budget of search nodes").  Tute in pairs (10 cards), Huutopussi for four,
-Bondtolva and Tute habanero's play after the stock are solved from their first card; Tute for
-three from 11 of its 13 cards; Avomarjapussi counts its rows, and solves from 13.  Solving
-Tute's and Avomarjapussi's first cards so lost less than their rollouts, judged card by card
-(docs/bots.md, "Solved from the first card").  Huutopussi for three solves its whole hand
+(docs/bots.md, "A budget of search nodes").  Tute in pairs (10 cards), Huutopussi for four
+and for two (9 and 11 cards), Bondtolva and Tute habanero's play after the stock are solved
+from their first card; Tute for three from 11 of its 13 cards; Avomarjapussi counts its rows,
+and solves from 13.  Solving those first cards so lost less than their rollouts, judged card
+by card (docs/bots.md, "Solved from the first card").  Huutopussi for three solves its whole hand
 (11 cards) within :data:`NODE_BUDGET`: judged card by card, solving its second trick avoided
 three quarters of the double-dummy loss of rolling it out, and solving its first trick three
 quarters of the loss of the rules bot's card it played there before (docs/bots.md).  While a stock lasts,
