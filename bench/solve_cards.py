@@ -38,7 +38,9 @@ from tricktaker.solver.points import BENCH_VARIANTS
 GAMES = {"tuppi": ("tuppi", {}), "tuppi-rami": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS,
          "tute-three": ("tute", {"players": 3}), "huutopussi-two": ("huutopussi", {"players": 2})}
 """Tuppi's hands are mostly rami when the rules bot bids; ``tuppi-rami`` and ``tuppi-nolo`` count
-only the hands played in that contract (every sooli offer is passed)."""
+only the hands played in that contract (every sooli offer is passed).  Besides the solver bench's
+variants, Tute for three and Huutopussi for two, whose limits are their own (``tute/3``,
+``huutopussi/2``)."""
 
 CONTRACTS = {"tuppi-rami": "rami", "tuppi-nolo": "nolo"}
 

@@ -209,7 +209,7 @@ def test_pimc_plays_the_rules_card_in_habanero_stock_play_it_does_not_solve(
     rollouts = _count_rollouts(monkeypatch)
     assert pimc_module.UNSOLVED_PLAY == {"tute/2": "rules", "huutopussi/3": "rules"}
     for name, rolled in (("tute", False), ("bondtolva", True)):
-        state = _stock_position(name, seed, pimc_module.STOCK_SOLVE_CARDS[name] + 2)
+        state = _stock_position(name, seed, pimc_module.STOCK_SOLVE_CARDS[name] + 1)
         view = view_of(state, state.current_player)  # type: ignore[arg-type]
         rollouts.clear()
         action = PimcBot(seed=seed, worlds=4).act(view)

@@ -172,23 +172,24 @@ quarters of the loss of the rules bot's card it played there before (docs/bots.m
 
 STOCK_SOLVE_CARDS: dict[str, int] = {
     "tute": 13,
-    "bondtolva": 10,
+    "bondtolva": 11,
 }
 """Per game with a stock (Tute habanero, Bondtolva for two), the most cards still to play
 (:func:`cards_to_play`: the mover's hand and its half of the stock still to draw) at which a
 world is solved while the stock lasts; 0 solves none, and a game not listed has no stock.
 
 A world during the stock is deeper than its card count says, since the order of the stock
-is dealt too.  ``bench/solve_cards.py --stock --hands 8`` (docs/bots.md): in Tute habanero
-13 cards solve in a median 24 ms (90th percentile 54 ms), 14 in 33 ms (84 ms), 15 in 62 ms
-(360 ms); in Bondtolva for two 10 cards in 7 ms (63 ms), 11 in 55 ms (441 ms), 12 in 137 ms
-(445 ms).  At these limits ``pimc``'s median decision is faster than with rollouts (106
-against 172 ms in habanero, 12 against 63 ms in Bondtolva, ``bench/bots.py --hands 20``) and
-its slowest take 2-3 s (0.6 s and 0.14 s rolled out; one card more, 4-5 s).  Measured in
-play (``bench/inference.py``), solving halved ``pimc``'s double-dummy loss a card in
-habanero (0.45 against 0.95 points) and cut it to a third in Bondtolva for two (0.021
-against 0.068), where it also won a duplicate arena of 40 deals by +0.51 [+0.21, +0.82]
-points a deal (habanero: +2.70 [-3.03, +8.43], not clear).
+is dealt too.  ``bench/solve_cards.py --stock --hands 8`` (docs/bots.md, 2026-11-29): in Tute
+habanero 13 cards solve in a median 10 ms (90th percentile 36 ms), 14 in 25 ms (69 ms), 15 in
+36 ms (135 ms); in Bondtolva for two 10 cards in 8 ms (25 ms), 11 in 39 ms (131 ms), 12 (its
+first card) in 88 ms (335 ms).  Measured in play (``bench/inference.py``), solving halved
+``pimc``'s double-dummy loss a card in habanero (0.45 against 0.95 points) and cut it to a third
+in Bondtolva for two (0.021 against 0.068), where it also won a duplicate arena of 40 deals by
++0.51 [+0.21, +0.82] points a deal (habanero: +2.70 [-3.03, +8.43], not clear).  Bondtolva for
+two's eleventh card solved lost 0.049 points a decision against 0.120 rolled out (its median
+decision 0.5 s); its first card (12) lost less too but took 1.4 s a decision at the median, over
+a decision's second.  Habanero's 14th and 15th cards solved lost no less than the rules card
+over 180 hands, so habanero stays at 13 (docs/bots.md, "Solving while the stock lasts").
 """
 
 UNSOLVED_PLAY: dict[str, str] = {"tute/2": "rules", "huutopussi/3": "rules"}
