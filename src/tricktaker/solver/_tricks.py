@@ -80,8 +80,9 @@ What makes it fast (each is standard in double-dummy solvers):
   C call, the table and counters in the caller's arrays (:func:`new_table`).
   The GIL is released while it runs; it stops at a time limit (TimeoutError)
   or at Ctrl-C, storing nothing more in the table once stopped.
-- **Prefetching.**  At a trick start the two table buckets are requested from
-  memory first, and the sure tricks counted while they arrive.
+- **Prefetching.**  At a trick start the first eight ways of its two table
+  buckets are requested from memory first (a lookup reads about ten, a
+  cache line each), and the sure tricks counted while they arrive.
 - **Later tricks.**  A side on lead that needs every trick left fails when
   an opponent holds the top card of every suit its leader can lead, or when
   it can keep the lead only in suits whose top card it holds, each at most
