@@ -19,14 +19,16 @@ import argparse
 import time
 from collections import defaultdict
 
+from solve_cards import OWN_LIMIT_VARIANTS
+
 import tricktaker as tt
 from tricktaker.bots import make_bot, view_of
 from tricktaker.bots.pimc import cards_to_play
 from tricktaker.solver import table_sets
 from tricktaker.solver.points import BENCH_VARIANTS
 
-GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS, "tute-three": ("tute", {"players": 3})}
-"""Tuppi, every point-game variant the solver bench measures, and Tute for three."""
+GAMES = {"tuppi": ("tuppi", {}), **BENCH_VARIANTS, **OWN_LIMIT_VARIANTS}
+"""Tuppi, every point-game variant the solver bench measures, and those with limits of their own."""
 
 
 def nodes_so_far() -> int:

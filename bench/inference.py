@@ -43,7 +43,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from solve_cards import CONTRACTS, bid_for
+from solve_cards import CONTRACTS, OWN_LIMIT_VARIANTS, bid_for
 
 import tricktaker as tt
 from tricktaker.analysis import judge
@@ -53,8 +53,7 @@ from tricktaker.engine import Action, State
 from tricktaker.solver import made, side_of
 from tricktaker.solver.points import BENCH_VARIANTS
 
-GAMES = {"tuppi": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS,
-         "tute-three": ("tute", {"players": 3}), "huutopussi-two": ("huutopussi", {"players": 2})}
+GAMES = {"tuppi": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS, **OWN_LIMIT_VARIANTS}
 """Tuppi, every point-game variant the solver bench measures, and two games whose ends keep cards
 hidden with no partner at the table (three-player Tute, each alone; Huutopussi for two, with its
 dead hand): where a search such as ``alphamu`` meets strategy fusion with no partner model.

@@ -35,12 +35,16 @@ from tricktaker.engine import State
 from tricktaker.solver import SolveError, SolveTimeout, solve
 from tricktaker.solver.points import BENCH_VARIANTS
 
+OWN_LIMIT_VARIANTS = {"tute-three": ("tute", {"players": 3}),
+                      "huutopussi-two": ("huutopussi", {"players": 2})}
+"""Variants the solver bench does not measure whose ``pimc`` limits are their own (``tute/3``,
+``huutopussi/2``): the benches of ``pimc``'s limits (this one, ``inference.py``,
+``decision_nodes.py``) take them too."""
+
 GAMES = {"tuppi": ("tuppi", {}), "tuppi-rami": ("tuppi", {}), "tuppi-nolo": ("tuppi", {}), **BENCH_VARIANTS,
-         "tute-three": ("tute", {"players": 3}), "huutopussi-two": ("huutopussi", {"players": 2})}
+         **OWN_LIMIT_VARIANTS}
 """Tuppi's hands are mostly rami when the rules bot bids; ``tuppi-rami`` and ``tuppi-nolo`` count
-only the hands played in that contract (every sooli offer is passed).  Besides the solver bench's
-variants, Tute for three and Huutopussi for two, whose limits are their own (``tute/3``,
-``huutopussi/2``)."""
+only the hands played in that contract (every sooli offer is passed)."""
 
 CONTRACTS = {"tuppi-rami": "rami", "tuppi-nolo": "nolo"}
 

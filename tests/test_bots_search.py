@@ -579,22 +579,23 @@ def test_pimc_solves_tute_in_pairs_from_its_first_card_and_tute_for_three_from_e
         assert seat is not None
         return within_solve_limits(state.game, state.observation(seat), seat)
 
-    rules = make_bot("rules", seed=1)
+    def solved_by_size(game: tt.Game, down_to: int) -> dict[int, bool]:
+        """Whether each card play of a hand played by ``rules`` is solved, by cards to play."""
+        rules = make_bot("rules", seed=1)
+        state = first_play(game.new_hand(seed=2), random.Random(2))
+        seen: dict[int, bool] = {}
+        while not state.is_over() and to_play(state) >= down_to:
+            seen[to_play(state)] = solved(state)
+            state.apply(rules.act(view_of(state, state.current_player)))
+        return seen
+
     pairs = first_play(tt.new_game("tute").new_hand(seed=2), random.Random(2))
     assert to_play(pairs) == 10 and solved(pairs)
     two = first_play(tt.new_game("huutopussi", players=2).new_hand(seed=2), random.Random(2))
     assert to_play(two) == 11 and solved(two)
-    three = first_play(tt.new_game("tute", players=3).new_hand(seed=2), random.Random(2))
-    seen: dict[int, bool] = {}
-    while not three.is_over() and to_play(three) >= 10:
-        seen[to_play(three)] = solved(three)
-        three.apply(rules.act(view_of(three, three.current_player)))
+    seen = solved_by_size(tt.new_game("tute", players=3), 10)
     assert seen == {13: False, 12: False, 11: True, 10: True}
-    avo = first_play(tt.new_game("avomarjapussi").new_hand(seed=2), random.Random(2))
-    sizes: dict[int, bool] = {}
-    while not avo.is_over() and to_play(avo) >= 12:
-        sizes[to_play(avo)] = solved(avo)
-        avo.apply(rules.act(view_of(avo, avo.current_player)))
+    sizes = solved_by_size(tt.new_game("avomarjapussi"), 12)
     assert sizes[13] and not sizes[14] and not any(v for k, v in sizes.items() if k > 13)
 
 
