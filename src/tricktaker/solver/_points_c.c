@@ -58,6 +58,8 @@ typedef struct {
     int32_t *TB;     /* [size][TB_WORDS] */
     i64 *M, *SC, *W; /* [depth][MAX_MOVES], [depth][MAX_MOVES], [depth][W_COLS] */
     i64 under;       /* the cards with a face-down card beneath them */
+    i64 twins;       /* the cards with another card of their suit of the same points and pips */
+    i64 alike[64];   /* by card: the other cards of its suit of the same points and pips */
     i64 down;        /* every seat's face-down cards (Avomarjapussi), 0 in the other games */
     int relative;    /* keys by relative rank allowed (rules[R_RELATIVE], at most 10 cards a suit) */
     int down_keys;   /* relative keys with face-down cards allowed (two seats, 9 cards a suit) */
@@ -1415,6 +1417,14 @@ static i64 play_on(Ctx *x, PlayOut *t, int seat, int pos, i64 alpha, i64 beta) {
         /* the leader's higher card first, a follower's lower one (1-3% fewer instructions than
          * the higher card first everywhere: callgrind, Tute in pairs, Huutopussi, Marjapussi) */
         b = pos == 0 ? top(m) : m & -m;
+        if (b & x->twins) {
+            /* a card next to one already tried among the cards in hand and on the table, of
+             * the same points and pips, plays the same from here on: it is not tried (no call
+             * can come in a play-out; this hand's cards are the ones it held before the loop) */
+            i64 live = t->hand[0] | t->hand[1] | t->hand[2] | t->hand[3] | cards | t->table;
+            i64 near = pos == 0 ? live & beats(b) : top(live & suit_mask(idx(b) >> 4) & (b - 1));
+            if (near & -near & legal & x->alike[idx(b)]) continue;
+        }
         t->hand[seat] = cards ^ b;
         t->table ^= b;
         play_to_trick(trick, b, seat, pos == 0, t->trump);
@@ -1608,12 +1618,13 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             tb[TB_UB] = (int32_t)ub;
             tb[TB_MOVE] = cards << TB_MOVE_BITS;
             tt_unlock(x->locks, bucket);
-            /* one card a hand above play_out's own: played out, once the table did not hold it */
-            i64 out = play_out(x, d, live, alpha, beta, x->play_out + 1);
-            if (out >= 0) {
-                store_bounds(x, slot, tk, tb, k, out, alpha, beta, -1);
-                return out;
-            }
+        }
+        /* one card a hand above play_out's own: played out once the table has not answered,
+         * whether it missed or held bounds that do not cut (the entry keeps its move) */
+        i64 played = play_out(x, d, live, alpha, beta, x->play_out + 1);
+        if (played >= 0) {
+            store_bounds(x, slot, tk, tb, k, played, alpha, beta, first);
+            return played;
         }
     }
     int nm = gen_moves(x, d, first, 0);
@@ -1868,6 +1879,16 @@ static void derive(Ctx *x) {
         if (x->C[C_UNDER * C_COLS + i] != 0) x->under |= (i64)1 << i;
     x->down = 0;
     for (int seat = 0; seat < x->R[R_N]; seat++) x->down |= x->R[R_DOWN + seat];
+    x->twins = 0;
+    for (int i = 0; i < 64; i++) {
+        x->alike[i] = 0;
+        for (int j = i & 48; j < (i & 48) + 16; j++)
+            if (j != i && ((x->R[R_DECK] >> i) & (x->R[R_DECK] >> j) & 1)
+                && x->C[C_PTS * C_COLS + j] == x->C[C_PTS * C_COLS + i]
+                && x->C[C_PIPS * C_COLS + j] == x->C[C_PIPS * C_COLS + i])
+                x->alike[i] |= (i64)1 << j;
+        if (x->alike[i]) x->twins |= (i64)1 << i;
+    }
     x->solo[0] = x->solo[1] = -1;
     int seats[2] = {0, 0};
     for (int seat = 0; seat < x->R[R_N]; seat++) {
