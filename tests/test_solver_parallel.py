@@ -439,18 +439,27 @@ def test_a_solve_stopped_in_threads_gives_what_every_thread_found() -> None:
 def test_ctrl_c_stops_a_solve_with_solve_interrupted(threads: int) -> None:
     """Ctrl-C (here ``_thread.interrupt_main``) during a long solve raises ``SolveInterrupted``,
     a ``KeyboardInterrupt`` carrying the actions solved by then, within a fraction of a second;
-    the tables are free again."""
+    the tables are free again.  Python's own SIGINT handler is installed for the test, as in a
+    program run from a terminal: ``interrupt_main`` does nothing while the handler is
+    ``SIG_IGN`` or ``SIG_DFL``, so the test does not depend on what ran before it."""
     import _thread
+    import signal
 
     from tricktaker.solver import SolveInterrupted
 
     state = _long_position()
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, _thread.interrupt_main)
-    timer.start()
-    started = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt) as stopped:
-        solve(state, threads=threads)
-    timer.join()
+    try:
+        timer.start()
+        started = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt) as stopped:
+            solve(state, threads=threads)
+        timer.join()
+    finally:
+        timer.cancel()
+        if handler is not None:  # (None: a handler not set from Python, which cannot be put back)
+            signal.signal(signal.SIGINT, handler)
     assert time.perf_counter() - started < 1.5
     assert isinstance(stopped.value, SolveInterrupted)
     assert set(stopped.value.values) <= set(state.legal_actions())
