@@ -556,7 +556,7 @@ def test_a_variant_has_its_own_solve_limit_and_budget() -> None:
     assert setting(SOLVE_CARDS, four, 0) == SOLVE_CARDS["huutopussi"] == 9
     assert setting(NODE_BUDGET, three, 0) > 0 and setting(NODE_BUDGET, four, 0) == 0
     assert setting(SOLVE_CARDS, tt.new_game("tute", players=2), 0) == SOLVE_CARDS["tute"]
-    assert setting(NODE_BUDGET, tt.new_game("tute"), 0) > 0  # Tute in pairs' rare outliers capped
+    assert setting(NODE_BUDGET, tt.new_game("tute"), 0) > 0  # Tute in pairs has a budget
     assert setting(NODE_BUDGET, tt.new_game("tute", players=3), 0) == 0
     assert largest_setting(SOLVE_CARDS, "huutopussi") == 11
     assert largest_setting(SOLVE_CARDS, "tuppi") == SOLVE_CARDS["tuppi"]

@@ -228,18 +228,20 @@ NODE_BUDGET: dict[str, int] = {
     "tuppi": 10_000_000,
     "marjapussi": 6_500_000,
     "huutopussi/3": 9_000_000,
-    "tute/4": 40_000_000,
+    "tute/4": 10_000_000,
 }
 """Per game (or ``name/players``, :func:`setting`), the search nodes a card-play decision's
 solves may visit in all by default: about a second of this project's 2-core build machine
 (docs/bots.md); a game not listed has no limit.  A node is a searched position: the last
 tricks the point kernel plays out count none, so its budgets follow what a node costs there
 (10 million each until 2026-11-29, when the play-outs grew: docs/bots.md).  Tute in pairs,
-solved from its first card since 2026-11-29, has a cap rather than a budget: its decisions at
-10 cards took a median of 7.4 million nodes (0.5 s) and at most 40 million in 8 hands
-(``bench/decision_nodes.py --game tute-pairs --hands 8 --bot pimc:nodes=0``), but a rare opening
-lead took 9.7 s (``tricktaker play tute --seed 654836``), and 40 million cut it to 5.3 s: a cap
-that binds on the rare outliers only (a tighter one is not yet judged card by card).
+solved from its first card since 2026-11-29, has 10 million too: its decisions at 10 cards took
+a median of 7.4 million nodes (0.5 s) and at most 40 million in 8 hands
+(``bench/decision_nodes.py --game tute-pairs --hands 8 --bot pimc:nodes=0``), and a rare opening
+lead took 9.7 s (``tricktaker play tute --seed 654836``).  A cap of 40 million came first; 10
+million takes that lead a quarter of its time, and judged card by card on 120 hands at 10 cards
+it lost no more than 40 million (0.83 against 1.05 points a decision, -0.69 [-2.12, +0.74] a
+hand; docs/bots.md).
 A budget in nodes rather than seconds stops every search at the same node on any machine and
 under any load, so the bot stays deterministic given its seed; where the budget does not solve
 ``min_worlds`` worlds the decision is rolled out instead.
