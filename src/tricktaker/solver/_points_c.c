@@ -1879,16 +1879,6 @@ static void derive(Ctx *x) {
         if (x->C[C_UNDER * C_COLS + i] != 0) x->under |= (i64)1 << i;
     x->down = 0;
     for (int seat = 0; seat < x->R[R_N]; seat++) x->down |= x->R[R_DOWN + seat];
-    x->twins = 0;
-    for (int i = 0; i < 64; i++) {
-        x->alike[i] = 0;
-        for (int j = i & 48; j < (i & 48) + 16; j++)
-            if (j != i && ((x->R[R_DECK] >> i) & (x->R[R_DECK] >> j) & 1)
-                && x->C[C_PTS * C_COLS + j] == x->C[C_PTS * C_COLS + i]
-                && x->C[C_PIPS * C_COLS + j] == x->C[C_PIPS * C_COLS + i])
-                x->alike[i] |= (i64)1 << j;
-        if (x->alike[i]) x->twins |= (i64)1 << i;
-    }
     x->solo[0] = x->solo[1] = -1;
     int seats[2] = {0, 0};
     for (int seat = 0; seat < x->R[R_N]; seat++) {
@@ -1913,6 +1903,16 @@ static void derive(Ctx *x) {
             c++;
         if (c == x->plain_classes) seen[x->plain_classes++] = i;
         x->plain_class[i] = c;
+    }
+    /* the play-outs' equal cards: the deck's cards of one suit and one plain class */
+    x->twins = 0;
+    for (int i = 0; i < 64; i++) {
+        x->alike[i] = 0;
+        for (int j = i & 48; j < (i & 48) + 16; j++)
+            if (j != i && ((x->R[R_DECK] >> i) & (x->R[R_DECK] >> j) & 1)
+                && x->plain_class[j] == x->plain_class[i])
+                x->alike[i] |= (i64)1 << j;
+        if (x->alike[i]) x->twins |= (i64)1 << i;  /* (a mask, so the play-outs test it at once) */
     }
     i64 special = x->R[R_SPECIAL];
     for (int s = 0; s < 4; s++) special |= x->SD[SD_PAIR * 4 + s];
