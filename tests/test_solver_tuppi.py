@@ -281,10 +281,17 @@ def test_table_bucket_keeps_its_newest_entries_and_matches_by_mask() -> None:
     gen = int(stats[_tricks.GENERATION])
     pinned = (1 << 62) | 0b1101  # leader 1; suit 0's top two cards held by seats 1 and 3
     mask1 = -(1 << 62) | 0b1111
-    for i in range(_tricks.WAYS + 1):  # one bucket, more entries than ways (bounds 2 to 5)
+    entries = _tricks.WAYS - 1  # (a bucket's first row is its header)
+    for i in range(entries + 2):  # one bucket, two entries more than it holds (bounds 2 to 5)
         _tricks._store(tt, 0, 100 + i, mask1, pinned, 0, 0, gen, 2, 5, 0)
-    assert _tricks._lookup(tt, 0, 100, pinned, 0, gen, 6)[0] < 0  # the oldest made room
-    assert _tricks._lookup(tt, 0, 100 + _tricks.WAYS, pinned, 0, gen, 6)[0] >= 0
+    assert _tricks._lookup(tt, 0, 100, pinned, 0, gen, 6)[0] < 0  # the two oldest made room
+    assert _tricks._lookup(tt, 0, 101, pinned, 0, gen, 6)[0] < 0
+    assert _tricks._lookup(tt, 0, 102, pinned, 0, gen, 6)[0] >= 0
+    assert _tricks._lookup(tt, 0, 100 + entries + 1, pinned, 0, gen, 6)[0] >= 0
+    _tricks._store(tt, 0, 102, mask1, pinned, 0, 0, gen, 3, 4, 1 << 9)  # merged: bounds 3 to 4
+    assert _tricks._lookup(tt, 0, 102, pinned, 0, gen, 3)[0] >= 0  # at least 3
+    assert _tricks._lookup(tt, 0, 102, pinned, 0, gen, 5)[0] >= 0  # at most 4
+    assert _tricks._lookup(tt, 0, 102, pinned, 0, gen, 4) == (-1, 1 << 9)  # undecided: its card
     middle = 100 + _tricks.WAYS // 2
     assert _tricks._lookup(tt, 0, middle, pinned, 0, gen, 3)[0] < 0  # 2..5 do not decide 3
     assert _tricks._lookup(tt, 0, middle, pinned | 0b110000, 7, gen, 6)[0] >= 0  # unpinned cards
@@ -293,6 +300,28 @@ def test_table_bucket_keeps_its_newest_entries_and_matches_by_mask() -> None:
     live = sum(0x7FFC << (16 * s) for s in range(4))
     assert _tricks._top_cards(live, mask1, 3) == (0x6000 | 0x4000 << 32)
 
+
+
+def test_a_generation_past_what_entries_keep_starts_the_table_afresh() -> None:
+    """Entries keep 32 bits of their generation: new_search clears the table before it would
+    pass GEN_LIMIT, the kernel refuses a generation out of range, and solving goes on."""
+    solver = TrickSolver()
+    position = TrickPosition((0b111, 0b111 << 16, 0b111 << 32, 0b111 << 48), CLOCKWISE, (0, 1, 0, 1), 0, 0, 0)
+    expected = solver.card_values(position)
+    solver._stats[_tricks.GENERATION] = _tricks.GEN_LIMIT
+    with pytest.raises(ValueError, match="GENERATION"):
+        solver.card_values(position)
+    solver._stats[_tricks.GENERATION] = _tricks.GEN_LIMIT - 1
+    assert solver.card_values(position) == expected
+    solver._table[5, _tricks.META] = 1  # (anything the clear must wipe)
+    assert solver.new_search() == 1
+    assert not solver._table.any()
+    assert solver.card_values(position) == expected
+    tt, stats = _tricks.new_table()
+    with pytest.raises(ValueError, match="gen"):
+        _tricks._store(tt, 0, 1, 0, 0, 0, 0, _tricks.GEN_LIMIT, 0, 1, 0)
+    with pytest.raises(ValueError, match="lower and upper"):
+        _tricks._store(tt, 0, 1, 0, 0, 0, 0, 1, 0, 16, 0)
 
 # -- time limits and arguments ------------------------------------------------------------
 

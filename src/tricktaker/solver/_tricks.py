@@ -104,20 +104,25 @@ from ._tricks_c import card_values as card_values
 from ._tricks_c import moves_of as moves_of
 from ._tricks_c import search as search
 
-BUCKET_BITS = 14
+BUCKET_BITS = 15
 WAYS = 64
-"""Entries per bucket.  An entry pinning every suit's top card goes to the bucket of its suit
-lengths, leader and those cards' holders; any other to the bucket of the lengths and leader
-alone.  A lookup scans both.  A bucket fills from its first way, so a scan stops at the first
-way not in use; a full bucket replaces its oldest entry."""
+"""Rows per bucket: a header and 63 entries.  An entry pinning every suit's top card goes to
+the bucket of its suit lengths, leader and those cards' holders; any other to the bucket of the
+lengths and leader alone.  A lookup scans both.  A bucket fills from its first entry, so a scan
+stops at the first way not in use; a full bucket replaces its oldest entry."""
 TT_ROWS = (1 << BUCKET_BITS) * WAYS
-TT_COLS = 8
-KEY, MASK1, VALUE1, MASK2, VALUE2, BOUNDS, MOVE, CURSOR = range(8)
-"""Columns of a table row: suit lengths; the two pattern words' masks and pinned values (the
-leader in the top bits of the first); the generation and bounds (``gen << 16 | lower << 8 |
-upper``); the card that last decided the position (tried first next time); and, in a
-bucket's first row only, the generation and the way its next new entry replaces once every way
-is in use (``gen << 16 | way``): the oldest entry goes first."""
+TT_COLS = 4
+KEY, VALUE1, VALUE2, META = range(4)
+"""Columns of a table row (32 bytes, two to a cache line): suit lengths; the two pattern words'
+pinned holders (the leader in the top bits of the first); and ``gen << 32 | pins << 16 |
+lower << 12 | upper << 8 | move``: the generation, how many of each suit's top live cards the
+entry pins (4 bits a suit), the bounds, and the card that last decided the position as its bit
+index plus one (tried first next time).  A bucket's first row is its header, whose ``META`` is
+``gen << 32 | way``: the way its next new entry replaces once every way is in use (the oldest
+entry goes first)."""
+GEN_LIMIT = 1 << 31
+"""Generations above this no longer fit an entry: :meth:`TrickSolver.new_search` then clears the
+table and starts again at 1."""
 
 NODES, GENERATION, TRICK_NODES = 0, 1, 2
 """Slots of the ``stats`` array: nodes searched, the table's generation, and the nodes that

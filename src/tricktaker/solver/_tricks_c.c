@@ -17,13 +17,15 @@
 
 /* -- layout: the Python shim (_tricks.py) checks these against its own constants ----------- */
 
-#define BUCKET_BITS 14
+#define BUCKET_BITS 15
 #define WAYS 64
 #define TT_ROWS ((i64)(1 << BUCKET_BITS) * WAYS)
-#define TT_COLS 8
-enum { KEY, MASK1, VALUE1, MASK2, VALUE2, BOUNDS, MOVE, CURSOR };
+#define TT_COLS 4
+enum { KEY, VALUE1, VALUE2, META };
 enum { NODES, GENERATION, TRICK_NODES };
 #define STATS_SIZE 4
+/* Generations are 32 bits of an entry's META: the shim starts the table afresh before this. */
+#define GEN_LIMIT ((i64)1 << 31)
 #define OPP_WEIGHT 10
 #define KILLER_WIN 126
 #define HINT_WIN 32
@@ -31,10 +33,10 @@ enum { NODES, GENERATION, TRICK_NODES };
 #define HINT_LOSE 19
 #define MAX_DEPTH 64
 #define MAX_MOVES 13
-/* The ways of each of a trick start's two buckets asked for while its quick tricks are counted:
- * a lookup reads about ten ways, each a cache line of its own, and waited on them one by one
+/* The rows of each of a trick start's two buckets asked for while its quick tricks are counted
+ * (two rows a cache line): a lookup reads about ten entries and waited on them one by one
  * (docs/solver.md, "Tuppi rami against DDS, deal by deal"). */
-#define PREFETCH_WAYS 8
+#define PREFETCH_WAYS 16
 
 /* One frame of the explicit search stack (one frame per card played). */
 typedef struct {
@@ -125,12 +127,40 @@ TT_INLINE i64 bucket(i64 lengths, i64 leader, i64 tops) {
     return ((h >> 20) & ((1 << BUCKET_BITS) - 1)) * WAYS;
 }
 
-/* _top_cards: the live cards an entry pins, the top k of each suit (two mask bits per card). */
-TT_INLINE i64 top_cards(i64 live, i64 mask1, i64 mask2) {
-    i64 out = 0;
+/* An entry's META word: gen << 32 | pins << 16 | lower << 12 | upper << 8 | move, where pins
+ * holds 4 bits a suit (how many of its top live cards the entry pins), lower and upper are the
+ * bounds (0-13) and move the card last found best, as its bit index plus one (0: none).  A
+ * bucket's first row is its header: META = gen << 32 | the way its next new entry replaces once
+ * every way is in use (the oldest entry). */
+#define META_GEN(m) ((i64)((u64)(m) >> 32))
+#define META_PINS(m) (((m) >> 16) & 0xFFFF)
+#define META_LOWER(m) (((m) >> 12) & 15)
+#define META_UPPER(m) (((m) >> 8) & 15)
+
+/* The pattern-word masks of pins: two bits a pinned card, the top card lowest; the leader's
+ * bits (the top two of the first word) always. */
+TT_INLINE void pin_masks(i64 pins, i64 *mask1, i64 *mask2) {
+    i64 m[4];
+    for (int s = 0; s < 4; s++) m[s] = ((i64)1 << (2 * ((pins >> (4 * s)) & 15))) - 1;
+    *mask1 = -((i64)1 << 62) | m[0] | shl(m[1], 32);
+    *mask2 = m[2] | shl(m[3], 32);
+}
+
+/* _pins: the pins of a pair of pattern-word masks (how many cards each suit's two-bit mask covers). */
+TT_INLINE i64 mask_pins(i64 mask1, i64 mask2) {
+    i64 pins = 0;
     for (int s = 0; s < 4; s++) {
         u64 word = (u64)(s < 2 ? mask1 : mask2);
-        int k = popcount((i64)((word >> (32 * (s & 1))) & 0x3FFFFFF)) >> 1;
+        pins |= (i64)(popcount((i64)((word >> (32 * (s & 1))) & 0x3FFFFFF)) >> 1) << (4 * s);
+    }
+    return pins;
+}
+
+/* _top_cards: the live cards an entry pins, the top k of each suit. */
+TT_INLINE i64 top_cards(i64 live, i64 pins) {
+    i64 out = 0;
+    for (int s = 0; s < 4; s++) {
+        int k = (int)((pins >> (4 * s)) & 15);
         i64 m = live & suit_mask(s);
         while (k > 0 && m) {
             i64 t = top(m);
@@ -142,41 +172,41 @@ TT_INLINE i64 top_cards(i64 live, i64 mask1, i64 mask2) {
     return out;
 }
 
+/* A card (one bit, or 0) as META's move field, and back. */
+TT_INLINE i64 move_code(i64 move) { return move ? (i64)popcount(move - 1) + 1 : 0; }
+TT_INLINE i64 move_card(i64 code) { return code ? (i64)1 << (code - 1) : 0; }
+
 /* _store: record bounds for an abstraction: merge with its entry, else take the first free way
  * (a full bucket: its oldest entry's). */
-TT_INLINE void store(i64 *tt, i64 base, i64 lengths, i64 mask1, i64 value1, i64 mask2, i64 value2,
-                     i64 gen, i64 lower, i64 upper, i64 move) {
+TT_INLINE void store(i64 *tt, i64 base, i64 lengths, i64 pins, i64 value1, i64 value2, i64 gen, i64 lower,
+                     i64 upper, i64 move) {
     i64 row = -1;
-    for (i64 w = 0; w < WAYS; w++) {
+    for (i64 w = 1; w < WAYS; w++) {
         i64 *r = ROW(tt, base + w);
-        i64 bounds = r[BOUNDS];
-        if (bounds >> 16 != gen) {
+        i64 meta = r[META];
+        if (META_GEN(meta) != gen) {
             row = base + w;
             break;
         }
-        if (r[KEY] == lengths && r[VALUE1] == value1 && r[VALUE2] == value2 && r[MASK1] == mask1 &&
-            r[MASK2] == mask2) {
-            i64 lo = imax(lower, (bounds >> 8) & 0xFF);
-            i64 hi = imin(upper, bounds & 0xFF);
-            r[BOUNDS] = shl(gen, 16) | shl(lo, 8) | hi;
-            if (move) r[MOVE] = move;
+        if (r[KEY] == lengths && r[VALUE1] == value1 && r[VALUE2] == value2 && META_PINS(meta) == pins) {
+            i64 lo = imax(lower, META_LOWER(meta));
+            i64 hi = imin(upper, META_UPPER(meta));
+            i64 code = move ? move_code(move) : meta & 0xFF;
+            r[META] = shl(gen, 32) | shl(pins, 16) | shl(lo, 12) | shl(hi, 8) | code;
             return;
         }
     }
     if (row < 0) {
-        i64 cursor = ROW(tt, base)[CURSOR];
-        i64 way = cursor >> 16 == gen ? (cursor & 0xFFFF) : 0;
+        i64 header = ROW(tt, base)[META];
+        i64 way = META_GEN(header) == gen ? (header & 0xFFFF) : 1;
         row = base + way;
-        ROW(tt, base)[CURSOR] = shl(gen, 16) | ((way + 1) & (WAYS - 1));
+        ROW(tt, base)[META] = shl(gen, 32) | (way + 1 < WAYS ? way + 1 : 1);
     }
     i64 *r = ROW(tt, row);
     r[KEY] = lengths;
-    r[MASK1] = mask1;
     r[VALUE1] = value1;
-    r[MASK2] = mask2;
     r[VALUE2] = value2;
-    r[BOUNDS] = shl(gen, 16) | shl(lower, 8) | upper;
-    r[MOVE] = move;
+    r[META] = shl(gen, 32) | shl(pins, 16) | shl(lower, 12) | shl(upper, 8) | move_code(move);
 }
 
 /* _lookup: the row of an entry matching the position whose bounds decide need more tricks
@@ -184,14 +214,16 @@ TT_INLINE void store(i64 *tt, i64 base, i64 lengths, i64 mask1, i64 value1, i64 
 TT_INLINE i64 lookup(const i64 *tt, i64 base, i64 lengths, i64 word1, i64 word2, i64 gen, i64 need,
                      i64 *hint) {
     *hint = 0;
-    for (i64 row = base; row < base + WAYS; row++) {
+    for (i64 row = base + 1; row < base + WAYS; row++) {
         const i64 *r = ROW(tt, row);
-        i64 bounds = r[BOUNDS];
-        if (bounds >> 16 != gen) break; /* the bucket's ways in use end here */
-        if (r[KEY] != lengths || (word1 & r[MASK1]) != r[VALUE1] || (word2 & r[MASK2]) != r[VALUE2])
-            continue;
-        if (((bounds >> 8) & 0xFF) >= need || (bounds & 0xFF) < need) return row;
-        if (r[MOVE]) *hint = r[MOVE];
+        i64 meta = r[META];
+        if (META_GEN(meta) != gen) break; /* the bucket's ways in use end here */
+        if (r[KEY] != lengths) continue;
+        i64 mask1, mask2;
+        pin_masks(META_PINS(meta), &mask1, &mask2);
+        if ((word1 & mask1) != r[VALUE1] || (word2 & mask2) != r[VALUE2]) continue;
+        if (META_LOWER(meta) >= need || META_UPPER(meta) < need) return row;
+        if (meta & 0xFF) *hint = move_card(meta & 0xFF);
     }
     return -1;
 }
@@ -672,7 +704,7 @@ TT_INLINE int enter(Search *S, int d) {
         i64 base = bucket(lengths, leader,
                           (pa & 3) | (pb & 3) << 2 | (pc & 3) << 4 | (pd & 3) << 6 | 256);
         i64 base2 = bucket(lengths, leader, 0);
-        for (int way = 0; way < PREFETCH_WAYS; way++) {
+        for (int way = 0; way < PREFETCH_WAYS; way += 2) {
             prefetch(ROW(S->tt, base + way));
             prefetch(ROW(S->tt, base2 + way));
         }
@@ -790,8 +822,8 @@ TT_INLINE int enter(Search *S, int d) {
             if (row >= 0) {
                 i64 live = hands[0] | hands[1] | hands[2] | hands[3];
                 const i64 *r = ROW(S->tt, row);
-                fr->relevant = top_cards(live, r[MASK1], r[MASK2]);
-                int answer = ((r[BOUNDS] >> 8) & 0xFF) >= target - won ? 1 : 0;
+                fr->relevant = top_cards(live, META_PINS(r[META]));
+                int answer = META_LOWER(r[META]) >= target - won ? 1 : 0;
                 tt_unlock(S->locks, (u64)bases[k] / WAYS);
                 return answer;
             }
@@ -871,31 +903,26 @@ TT_INLINE void close_frame(Search *S, int d) {
     i64 leader = fr->leader, won = fr->won, relevant = fr->relevant;
     i64 rem = popcount(hands[leader]);
     i64 live = hands[0] | hands[1] | hands[2] | hands[3];
-    i64 mask1 = -((i64)1 << 62);
-    i64 mask2 = 0;
+    i64 pins = 0;
     for (int s = 0; s < 4; s++) {
         i64 r_s = relevant & suit_mask(s);
-        int k = 0;
         if (r_s) {
             i64 low = r_s & -r_s;
-            k = popcount(live & suit_mask(s) & ~(low - 1));
+            pins |= (i64)popcount(live & suit_mask(s) & ~(low - 1)) << (4 * s);
         } else if (live & suit_mask(s)) {
             base = fr->base2;
         }
-        i64 m = ((i64)1 << (2 * k)) - 1;
-        if (s < 2)
-            mask1 |= shl(m, 32 * s);
-        else
-            mask2 |= shl(m, 32 * (s - 2));
     }
+    i64 mask1, mask2;
+    pin_masks(pins, &mask1, &mask2);
     i64 value1 = (fr->pa | shl(fr->pb, 32) | shl(leader, 62)) & mask1;
     i64 value2 = (fr->pc | shl(fr->pd, 32)) & mask2;
     i64 move = fr->j < fr->nm ? S->mv[d][fr->j] : 0;
     tt_lock(S->locks, (u64)base / WAYS);
     if (fr->result)
-        store(S->tt, base, fr->lengths, mask1, value1, mask2, value2, S->gen, S->target - won, rem, move);
+        store(S->tt, base, fr->lengths, pins, value1, value2, S->gen, S->target - won, rem, move);
     else
-        store(S->tt, base, fr->lengths, mask1, value1, mask2, value2, S->gen, 0, S->target - won - 1, move);
+        store(S->tt, base, fr->lengths, pins, value1, value2, S->gen, 0, S->target - won - 1, move);
     tt_unlock(S->locks, (u64)base / WAYS);
 }
 
@@ -1336,6 +1363,10 @@ static int parse_position(PyObject *const *args, int nextra, const char *const *
         PyErr_SetString(PyExc_ValueError, "cards never use bit 63");
         goto fail;
     }
+    if (P->stats[GENERATION] < 1 || P->stats[GENERATION] >= GEN_LIMIT) {
+        PyErr_SetString(PyExc_ValueError, "stats[GENERATION] must be within 1 and GEN_LIMIT");
+        goto fail;
+    }
     memcpy(P->hands, hands, sizeof P->hands);
     memcpy(P->order, order, sizeof P->order);
     memcpy(P->side, side, sizeof P->side);
@@ -1560,10 +1591,21 @@ static PyObject *py_store(PyObject *self, PyObject *const *args, Py_ssize_t narg
     static const char *names[9] = {"lengths", "mask1", "value1", "mask2", "value2", "gen", "lower", "upper", "move"};
     for (int i = 0; i < 9; i++)
         if (get_int(args[2 + i], &v[i], names[i]) < 0) return NULL;
+    if (v[6] < 0 || v[6] > 15 || v[7] < 0 || v[7] > 15) {
+        PyErr_SetString(PyExc_ValueError, "lower and upper must be within 0-15");
+        return NULL;
+    }
+    if (v[5] < 1 || v[5] >= GEN_LIMIT) {
+        PyErr_SetString(PyExc_ValueError, "gen must be within 1 and GEN_LIMIT");
+        return NULL;
+    }
     Py_buffer view;
-    i64 base;
+    i64 base = 0;
     if (table_args(args, &view, &base) < 0) return NULL;
-    store(view.buf, base, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+    i64 pins = mask_pins(v[1], v[3]);
+    i64 mask1, mask2;
+    pin_masks(pins, &mask1, &mask2);
+    store(view.buf, base, v[0], pins, v[2] & mask1, v[4] & mask2, v[5], v[6], v[7], v[8]);
     PyBuffer_Release(&view);
     Py_RETURN_NONE;
 }
@@ -1590,7 +1632,7 @@ static PyObject *py_top_cards(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (get_int(args[0], &live, "live") < 0 || get_int(args[1], &mask1, "mask1") < 0 ||
         get_int(args[2], &mask2, "mask2") < 0)
         return NULL;
-    return PyLong_FromLongLong(top_cards(live, mask1, mask2));
+    return PyLong_FromLongLong(top_cards(live, mask_pins(mask1, mask2)));
 }
 
 static PyObject *py_top(PyObject *self, PyObject *arg) {
@@ -1658,8 +1700,8 @@ PyMODINIT_FUNC PyInit__tricks_c(void) {
     if (!layout) goto fail;
     struct { const char *name; long long value; } items[] = {
         {"BUCKET_BITS", BUCKET_BITS}, {"WAYS", WAYS}, {"TT_ROWS", TT_ROWS}, {"TT_COLS", TT_COLS},
-        {"KEY", KEY}, {"MASK1", MASK1}, {"VALUE1", VALUE1}, {"MASK2", MASK2}, {"VALUE2", VALUE2},
-        {"BOUNDS", BOUNDS}, {"MOVE", MOVE}, {"CURSOR", CURSOR}, {"NODES", NODES},
+        {"KEY", KEY}, {"VALUE1", VALUE1}, {"VALUE2", VALUE2}, {"META", META}, {"GEN_LIMIT", GEN_LIMIT},
+        {"NODES", NODES},
         {"GENERATION", GENERATION}, {"TRICK_NODES", TRICK_NODES}, {"STATS_SIZE", STATS_SIZE},
         {"OPP_WEIGHT", OPP_WEIGHT}, {"KILLER_WIN", KILLER_WIN}, {"HINT_WIN", HINT_WIN},
         {"KILLER_LOSE", KILLER_LOSE}, {"HINT_LOSE", HINT_LOSE}, {"MAX_DEPTH", MAX_DEPTH},

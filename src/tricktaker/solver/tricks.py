@@ -145,6 +145,9 @@ class TrickSolver:
     def new_search(self) -> int:
         """Forget every stored bound (positions of a different deal or objective follow); the
         table's new generation, for searches in other threads to share the table with."""
+        if self._stats[_tricks.GENERATION] + 1 >= _tricks.GEN_LIMIT:
+            self._table.fill(0)  # (an entry keeps 32 bits of its generation)
+            self._stats[_tricks.GENERATION] = 0
         self._stats[_tricks.GENERATION] += 1
         return int(self._stats[_tricks.GENERATION])
 
