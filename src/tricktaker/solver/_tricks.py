@@ -108,7 +108,8 @@ BUCKET_BITS = 15
 WAYS = 64
 """Rows per bucket: a header and 63 entries.  An entry pinning every suit's top card goes to
 the bucket of its suit lengths, leader and those cards' holders; any other to the bucket of the
-lengths and leader alone.  A lookup scans both.  A bucket fills from its first entry, so a scan
+lengths and leader alone.  A lookup scans both, and the finer buckets of those it finds full
+(the kernel's ``KEY_BUT`` and ``KEY_TWO``).  A bucket fills from its first entry, so a scan
 stops at the first way not in use; a full bucket replaces its oldest entry."""
 TT_ROWS = (1 << BUCKET_BITS) * WAYS
 TT_COLS = 4

@@ -127,6 +127,31 @@ TT_INLINE i64 bucket(i64 lengths, i64 leader, i64 tops) {
     return ((h >> 20) & ((1 << BUCKET_BITS) - 1)) * WAYS;
 }
 
+/* Which bucket an entry goes to (bucket()'s last argument, with the holders of the cards
+ * named).  An entry pinning every live suit's top card goes to the bucket of its suit lengths,
+ * leader and those cards' holders (KEY_TOPS), any other to the bucket of the lengths and leader
+ * alone (KEY_NONE); a lookup scans both.  Once such a bucket is full (its header holds the
+ * search's generation), an entry it would take that pins more gets a finer bucket, and a
+ * lookup that finds the bucket full scans that one too: from the lengths' bucket, an entry
+ * leaving one suit u unpinned goes to the bucket of the other suits' top cards' holders and u
+ * (KEY_BUT); from the top cards' bucket, an entry pinning each suit's two top cards (or its
+ * only one) to the bucket of those cards' holders (KEY_TWO).  In a deep search every
+ * position of some suit lengths and leader would otherwise crowd into one or two buckets, and
+ * a look-up in a full bucket reads every way (docs/solver.md, "Full deals are bound by the
+ * table"). */
+enum { KEY_NONE = 0, KEY_TOPS = 1 << 8, KEY_BUT = 1 << 9, KEY_TWO = 1 << 20 };
+
+/* The holders of the top places cards of each suit (patterns pa-pd), places * 2 bits a suit. */
+TT_INLINE i64 holders(i64 pa, i64 pb, i64 pc, i64 pd, int places) {
+    i64 m = ((i64)1 << (2 * places)) - 1;
+    return (pa & m) | (pb & m) << (2 * places) | (pc & m) << (4 * places) | (pd & m) << (6 * places);
+}
+
+/* The finer bucket of an entry that leaves only suit u unpinned (tops: holders(..., 1)). */
+TT_INLINE i64 bucket_but(i64 lengths, i64 leader, i64 tops, int u) {
+    return bucket(lengths, leader, (tops & ~((i64)3 << (2 * u))) | KEY_BUT | (i64)u << 10);
+}
+
 /* An entry's META word: gen << 32 | pins << 16 | lower << 12 | upper << 8 | move, where pins
  * holds 4 bits a suit (how many of its top live cards the entry pins), lower and upper are the
  * bounds (0-13) and move the card last found best, as its bit index plus one (0: none).  A
@@ -175,6 +200,9 @@ TT_INLINE i64 top_cards(i64 live, i64 pins) {
 /* A card (one bit, or 0) as META's move field, and back. */
 TT_INLINE i64 move_code(i64 move) { return move ? (i64)popcount(move - 1) + 1 : 0; }
 TT_INLINE i64 move_card(i64 code) { return code ? (i64)1 << (code - 1) : 0; }
+
+/* Whether every way of the bucket at base is in use this generation (its header then holds it). */
+TT_INLINE int bucket_full(const i64 *tt, i64 base, i64 gen) { return META_GEN(ROW(tt, base)[META]) == gen; }
 
 /* _store: record bounds for an abstraction: merge with its entry, else take the first free way
  * (a full bucket: its oldest entry's). */
@@ -701,9 +729,9 @@ TT_INLINE int enter(Search *S, int d) {
             patterns(hands, &lengths, pat);
         }
         i64 pa = pat[0], pb = pat[1], pc = pat[2], pd = pat[3];
-        i64 base = bucket(lengths, leader,
-                          (pa & 3) | (pb & 3) << 2 | (pc & 3) << 4 | (pd & 3) << 6 | 256);
-        i64 base2 = bucket(lengths, leader, 0);
+        i64 tops = holders(pa, pb, pc, pd, 1);
+        i64 base = bucket(lengths, leader, tops | KEY_TOPS);
+        i64 base2 = bucket(lengths, leader, KEY_NONE);
         for (int way = 0; way < PREFETCH_WAYS; way += 2) {
             prefetch(ROW(S->tt, base + way));
             prefetch(ROW(S->tt, base2 + way));
@@ -813,19 +841,28 @@ TT_INLINE int enter(Search *S, int d) {
         }
         i64 word1 = pa | shl(pb, 32) | shl(leader, 62);
         i64 word2 = pc | shl(pd, 32);
-        i64 bases[2] = {base, base2};
-        for (int k = 0; k < 2; k++) {
+        i64 bases[7] = {base, base2}; /* and the finer buckets of those found full */
+        int nb = 2;
+        for (int k = 0; k < nb; k++) {
             i64 move;
             tt_lock(S->locks, (u64)bases[k] / WAYS);
             i64 row = lookup(S->tt, bases[k], lengths, word1, word2, S->gen, target - won, &move);
             if (move) hint = move;
+            i64 live = hands[0] | hands[1] | hands[2] | hands[3];
             if (row >= 0) {
-                i64 live = hands[0] | hands[1] | hands[2] | hands[3];
                 const i64 *r = ROW(S->tt, row);
                 fr->relevant = top_cards(live, META_PINS(r[META]));
                 int answer = META_LOWER(r[META]) >= target - won ? 1 : 0;
                 tt_unlock(S->locks, (u64)bases[k] / WAYS);
                 return answer;
+            }
+            if (k < 2 && bucket_full(S->tt, bases[k], S->gen)) {
+                if (k == 0) {
+                    bases[nb++] = bucket(lengths, leader, holders(pa, pb, pc, pd, 2) | KEY_TWO);
+                } else {
+                    for (int u = 0; u < 4; u++)
+                        if (live & suit_mask(u)) bases[nb++] = bucket_but(lengths, leader, tops, u);
+                }
             }
             tt_unlock(S->locks, (u64)bases[k] / WAYS);
         }
@@ -904,14 +941,33 @@ TT_INLINE void close_frame(Search *S, int d) {
     i64 rem = popcount(hands[leader]);
     i64 live = hands[0] | hands[1] | hands[2] | hands[3];
     i64 pins = 0;
+    int unpinned = 0, free_suit = 0, two = 1; /* two: each suit's two top cards (or one) pinned */
     for (int s = 0; s < 4; s++) {
         i64 r_s = relevant & suit_mask(s);
+        int n = popcount(live & suit_mask(s));
         if (r_s) {
             i64 low = r_s & -r_s;
-            pins |= (i64)popcount(live & suit_mask(s) & ~(low - 1)) << (4 * s);
-        } else if (live & suit_mask(s)) {
+            int k = popcount(live & suit_mask(s) & ~(low - 1));
+            pins |= (i64)k << (4 * s);
+            if (k < 2 && n >= 2) two = 0;
+        } else if (n) {
             base = fr->base2;
+            unpinned++;
+            free_suit = s;
+            two = 0;
         }
+    }
+    /* the finer bucket, should the entry's own be full */
+    i64 fine = -1;
+    if (unpinned == 1)
+        fine = bucket_but(fr->lengths, leader, holders(fr->pa, fr->pb, fr->pc, fr->pd, 1), free_suit);
+    else if (two)
+        fine = bucket(fr->lengths, leader, holders(fr->pa, fr->pb, fr->pc, fr->pd, 2) | KEY_TWO);
+    if (fine >= 0) {
+        tt_lock(S->locks, (u64)base / WAYS);
+        int full = bucket_full(S->tt, base, S->gen);
+        tt_unlock(S->locks, (u64)base / WAYS);
+        if (full) base = fine;
     }
     i64 mask1, mask2;
     pin_masks(pins, &mask1, &mask2);
