@@ -843,12 +843,12 @@ TT_INLINE int enter(Search *S, int d) {
         i64 word2 = pc | shl(pd, 32);
         i64 bases[7] = {base, base2}; /* and the finer buckets of those found full */
         int nb = 2;
+        i64 live = hands[0] | hands[1] | hands[2] | hands[3];
         for (int k = 0; k < nb; k++) {
             i64 move;
             tt_lock(S->locks, (u64)bases[k] / WAYS);
             i64 row = lookup(S->tt, bases[k], lengths, word1, word2, S->gen, target - won, &move);
             if (move) hint = move;
-            i64 live = hands[0] | hands[1] | hands[2] | hands[3];
             if (row >= 0) {
                 const i64 *r = ROW(S->tt, row);
                 fr->relevant = top_cards(live, META_PINS(r[META]));
@@ -944,10 +944,11 @@ TT_INLINE void close_frame(Search *S, int d) {
     int unpinned = 0, free_suit = 0, two = 1; /* two: each suit's two top cards (or one) pinned */
     for (int s = 0; s < 4; s++) {
         i64 r_s = relevant & suit_mask(s);
-        int n = popcount(live & suit_mask(s));
+        i64 held = live & suit_mask(s);
+        int n = popcount(held);
         if (r_s) {
             i64 low = r_s & -r_s;
-            int k = popcount(live & suit_mask(s) & ~(low - 1));
+            int k = popcount(held & ~(low - 1));
             pins |= (i64)k << (4 * s);
             if (k < 2 && n >= 2) two = 0;
         } else if (n) {
