@@ -17,6 +17,8 @@ memory of earlier solves).
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -29,7 +31,7 @@ from tricktaker.solver import OBJECTIVES, SolveError, made, side_of, solve, tabl
 from tricktaker.solver import _points as K
 from tricktaker.solver import marriages as marriage_solver
 from tricktaker.solver import tute as tute_solver
-from tricktaker.solver.points import PointPosition, first_play
+from tricktaker.solver.points import PointPosition, PointSolver, first_play
 from tricktaker.solver.reference import Objective, SideOf, minimax_values
 
 VARIANTS = {
@@ -193,6 +195,47 @@ def test_the_last_tricks_played_out_agree_with_minimax(variant: str) -> None:
     point (Marjapussi), the sweep (Huutopussi for two), and three seats."""
     checked = check_trick_starts_against_minimax(variant, 1, 60, seed=30_000)
     assert checked >= 8, checked
+
+
+@pytest.mark.parametrize("variant", ["marjapussi", "marjapussi-variants", "bondtolva", "bondtolva-two",
+                                     "avomarjapussi"])
+def test_a_bound_found_at_one_pip_lead_serves_every_other(variant: str) -> None:
+    """The games with a pip point key a table entry without the pip lead so far: a position's
+    value never falls as that lead rises and rises by at most the pip point, so a lower bound
+    found at one lead holds at every higher one and an upper bound at every lower one.  The same
+    endgames with other pip leads (the pip point decided either way, and near the actual lead),
+    solved one after another in one table and one generation, get the values of fresh solves,
+    with fewer nodes; and the fresh values keep the order and the spread that the sharing
+    rests on."""
+    pip_point = None
+    moved = 0
+    fresh_nodes = shared_nodes = 0
+    for state in endgames(variant, 4, 5, seed=50_000):
+        pos = marriage_solver.position(state)
+        pip_point = int(pos.rules[K.R_PIPVAL])
+        assert pip_point > 0
+        total, lead = int(pos.rules[K.R_TOTALPIPS]), int(pos.row[K.F_PIPDIFF])
+        positions = []
+        for step in (-total - 1, -12, -4, 0, 4, 12, total + 1):
+            row = pos.row.copy()
+            row[K.F_PIPDIFF] = lead + step
+            positions.append(dataclasses.replace(pos, row=row))
+        fresh = []
+        for position in positions:
+            solver = PointSolver(table_bits=12)
+            fresh.append(solver.values(position))
+            fresh_nodes += solver.nodes
+        for lower, higher in itertools.pairwise(fresh):
+            assert lower.keys() == higher.keys()
+            assert all(0 <= higher[move] - lower[move] <= pip_point for move in lower), (lower, higher)
+        moved += fresh[0] != fresh[-1]
+        shared = PointSolver(table_bits=12)
+        generation = shared.new_generation()
+        for position, expected in zip(positions, fresh, strict=True):
+            assert shared.values(position, table=(shared, generation)) == expected, state.to_json()
+        shared_nodes += shared.nodes
+    assert moved >= 1  # (the pip lead decided some value)
+    assert shared_nodes < 0.7 * fresh_nodes, (shared_nodes, fresh_nodes)
 
 
 @pytest.mark.parametrize("variant", ["tute-three", "tute-habanero", "bondtolva-two",

@@ -214,7 +214,9 @@ TB_LB = 0
 TB_UB = 1
 TB_MOVE = 2
 TB_GEN = 3
-TB_WORDS = 4
+TB_PLB = 4  # the pip lead the lower bound was found at (and holds from: see the kernel's pip_lead)
+TB_PUB = 5  # the pip lead the upper bound was found at (and holds up to)
+TB_WORDS = 6
 INF = 1 << 20
 
 # stats

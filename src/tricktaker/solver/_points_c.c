@@ -39,7 +39,7 @@ enum {
     MV_DECLARE = 64, MV_ASK_WHOLE = 68, MV_ASK_HALF = 72, MV_ANSWER = 76, MV_ANSWER_NO = 80,
     MV_TUTE = 81, MV_EXCHANGE = 82, MV_PASS = 83, MAX_MOVES = 48, MAX_DEPTH = 160
 };
-enum { KEY_WORDS = 6, TB_LB = 0, TB_UB = 1, TB_MOVE = 2, TB_GEN = 3, TB_WORDS = 4 };
+enum { KEY_WORDS = 6, TB_LB = 0, TB_UB = 1, TB_MOVE = 2, TB_GEN = 3, TB_PLB = 4, TB_PUB = 5, TB_WORDS = 6 };
 /* TB_MOVE holds the best move + 1 (0: none) in its low byte and the live cards of the position
  * above it: the size of its subtree, which decides what a full bucket gives up. */
 #define TB_MOVE_BITS 8
@@ -1154,13 +1154,6 @@ static i64 meta(const Ctx *x, int d) {
      * which is the case (a position where a call can still come may hold those fields at 0
      * too) */
     int calls = calls_can_come(x, d);
-    i64 pipdiff = 0;
-    if (R_(R_PIPVAL) != 0) {
-        i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS) + 1;
-        pipdiff = S_(d, F_PIPDIFF);
-        if (pipdiff < -rem) pipdiff = -rem;
-        if (pipdiff > rem) pipdiff = rem;
-    }
     i64 up = S_(d, F_UP);
     i64 upi = up != 0 ? idx(up) + 1 : 0;
     i64 m = S_(d, F_LEADER);
@@ -1192,7 +1185,22 @@ static i64 meta(const Ctx *x, int d) {
     m = m * 4 + (S_(d, F_WON) & 3);
     m = m * 32 + S_(d, F_SP);
     m = m * 64 + upi;
-    return (i64)((u64)m * 8192 + (u64)(pipdiff + 4096));
+    return m;
+}
+
+/* The maximiser's pip lead so far as a table entry records it: 0 without a pip point, else
+ * F_PIPDIFF held within the pips still out (plus one): every lead beyond that decides the pip
+ * point the same way.  It is not in the key.  A position's value never falls as the lead rises
+ * (each line of play ends with the same pips added to it, and only the pip point depends on
+ * it), and rises by at most the pip point's worth, so a bound found at one lead holds for
+ * others: a lower bound at every higher lead (at a lower one, less the pip point), an upper
+ * bound at every lower lead (at a higher one, plus the pip point).  Positions that differ only
+ * in who took the pips of the tricks before share one entry. */
+static i64 pip_lead(const Ctx *x, int d) {
+    if (R_(R_PIPVAL) == 0) return 0;
+    i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS) + 1;
+    i64 lead = S_(d, F_PIPDIFF);
+    return lead < -rem ? -rem : lead > rem ? rem : lead;
 }
 
 /* How the position is keyed: 0 by its cards, 1 by relative rank (relative_key: every live card
@@ -1477,14 +1485,39 @@ static i64 play_out(Ctx *x, int d, i64 live, i64 alpha, i64 beta, int most) {
 
 /* -- the search ------------------------------------------------------------------------ */
 
+/* Table entry tb's lower and upper bounds at pip lead (pip_lead). */
+TT_INLINE i64 entry_lower(const Ctx *x, const int32_t *tb, i64 lead) {
+    return tb[TB_LB] - (lead >= tb[TB_PLB] ? 0 : R_(R_PIPVAL));
+}
+
+TT_INLINE i64 entry_upper(const Ctx *x, const int32_t *tb, i64 lead) {
+    return tb[TB_UB] + (lead <= tb[TB_PUB] ? 0 : R_(R_PIPVAL));
+}
+
 /* Narrow the table entry (tk, tb) at slot, if it still holds key k, to a search's fail-soft
  * answer within (alpha, beta), and keep its best move (-1: none). */
 static void store_bounds(Ctx *x, i64 slot, const i64 *tk, int32_t *tb, const i64 *k, i64 best,
-                         i64 alpha, i64 beta, i64 best_move) {
+                         i64 alpha, i64 beta, i64 best_move, i64 lead) {
     tt_lock(x->locks, (u64)slot >> 1);
     if (entry_holds(x, tk, tb, k)) {
-        if (best < beta && best < tb[TB_UB]) tb[TB_UB] = (int32_t)best;
-        if (best > alpha && best > tb[TB_LB]) tb[TB_LB] = (int32_t)best;
+        /* a bound replaces the entry's when it is tighter at this pip lead, or as tight and
+         * good for more leads (pip_lead) */
+        if (best < beta) {
+            if (best < entry_upper(x, tb, lead)) {
+                tb[TB_UB] = (int32_t)best;
+                tb[TB_PUB] = (int32_t)lead;
+            } else if (best == tb[TB_UB] && lead > tb[TB_PUB]) {
+                tb[TB_PUB] = (int32_t)lead;
+            }
+        }
+        if (best > alpha) {
+            if (best > entry_lower(x, tb, lead)) {
+                tb[TB_LB] = (int32_t)best;
+                tb[TB_PLB] = (int32_t)lead;
+            } else if (best == tb[TB_LB] && lead < tb[TB_PLB]) {
+                tb[TB_PLB] = (int32_t)lead;
+            }
+        }
         tb[TB_MOVE] = (int32_t)((tb[TB_MOVE] & ~((1 << TB_MOVE_BITS) - 1)) | (best_move + 1));
     }
     tt_unlock(x->locks, (u64)slot >> 1);
@@ -1507,6 +1540,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
     i64 k[KEY_WORDS] = {0, 0, 0, 0, 0, 0};
     i64 *tk = NULL;
     int32_t *tb = NULL;
+    i64 lead = 0;
     if (S_(d, F_POS) == 0) {
         i64 last = last_trick(x, d);
         if (last >= 0) return last;
@@ -1558,6 +1592,8 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         prefetch(tk + KEY_WORDS);
         prefetch(tk + 2 * KEY_WORDS - 1);
         prefetch(tb);
+        prefetch(tb + 2 * TB_WORDS - 1);
+        lead = pip_lead(x, d);
         /* the position's own bounds, counted while the entry loads (the search waits on that
          * load more than on any count) */
         i64 safe_mine, safe_theirs, mine, theirs;
@@ -1604,7 +1640,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             }
         }
         if (found) {
-            i64 lb_t = tb[TB_LB], ub_t = tb[TB_UB];
+            i64 lb_t = entry_lower(x, tb, lead), ub_t = entry_upper(x, tb, lead);
             first = (tb[TB_MOVE] & ((1 << TB_MOVE_BITS) - 1)) - 1;
             tt_unlock(x->locks, bucket);
             if (lb_t >= beta) return lb_t;
@@ -1616,6 +1652,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             tb[TB_GEN] = (int32_t)x->gen;
             tb[TB_LB] = (int32_t)mine;
             tb[TB_UB] = (int32_t)ub;
+            tb[TB_PLB] = tb[TB_PUB] = (int32_t)lead;
             tb[TB_MOVE] = cards << TB_MOVE_BITS;
             tt_unlock(x->locks, bucket);
         }
@@ -1623,7 +1660,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
          * whether it missed or held bounds that do not cut (the entry keeps its move) */
         i64 played = play_out(x, d, live, alpha, beta, x->play_out + 1);
         if (played >= 0) {
-            store_bounds(x, slot, tk, tb, k, played, alpha, beta, first);
+            store_bounds(x, slot, tk, tb, k, played, alpha, beta, first, lead);
             return played;
         }
     }
@@ -1664,7 +1701,7 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
             }
         }
     }
-    if (slot >= 0) store_bounds(x, slot, tk, tb, k, best, alpha, beta, best_move);
+    if (slot >= 0) store_bounds(x, slot, tk, tb, k, best, alpha, beta, best_move, lead);
     return best;
 }
 
@@ -2201,7 +2238,7 @@ static const struct {
     LAYOUT(MV_DECLARE), LAYOUT(MV_ASK_WHOLE), LAYOUT(MV_ASK_HALF), LAYOUT(MV_ANSWER),
     LAYOUT(MV_ANSWER_NO), LAYOUT(MV_TUTE), LAYOUT(MV_EXCHANGE), LAYOUT(MV_PASS),
     LAYOUT(MAX_MOVES), LAYOUT(MAX_DEPTH), LAYOUT(KEY_WORDS), LAYOUT(TB_LB), LAYOUT(TB_UB),
-    LAYOUT(TB_MOVE), LAYOUT(TB_GEN), LAYOUT(TB_WORDS), LAYOUT(INF), LAYOUT(S_NODES),
+    LAYOUT(TB_MOVE), LAYOUT(TB_GEN), LAYOUT(TB_PLB), LAYOUT(TB_PUB), LAYOUT(TB_WORDS), LAYOUT(INF), LAYOUT(S_NODES),
     LAYOUT(S_GEN), LAYOUT(STATS), LAYOUT(W_COLS), LAYOUT(TT_SHARE_LOCKED_SIZE),
 };
 

@@ -296,7 +296,7 @@ def bench_points(rounds: int = 20, seed: int = 1,
     the first card (Huutopussi's auction and exchange) are played at random
     from the same seed.  ``variants`` picks names of :data:`BENCH_VARIANTS`
     (default: all; a habanero deal takes 15 s to minutes, an avomarjapussi
-    deal up to half a minute).
+    deal up to about ten seconds).
     Returns ``(variant, first call in s, median of the other calls in s,
     median of the other calls' search nodes)``; the first call of the run
     includes allocating the table.  The node counts do not depend on the
