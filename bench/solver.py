@@ -14,7 +14,7 @@ Then, for the other games, the median time of ``tt.solve`` on a full deal at
 the first card play (``tricktaker.solver.points.bench_points``: the point-game
 search, compiled C since the package is built, so there is no first-call
 compilation).  Tute habanero deals take 15 s to minutes each and Avomarjapussi
-deals up to half a minute (docs/solver.md), so they run only with ``--all-games``.
+deals up to ten seconds (docs/solver.md), so they run only with ``--all-games``.
 
 Run:  pip install -e ".[bench]"  &&  python bench/solver.py [--deals 100] [--cards 13]
 """
