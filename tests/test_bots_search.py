@@ -567,7 +567,7 @@ def test_pimc_solves_tute_in_pairs_from_its_first_card_and_tute_for_three_from_e
     """``SOLVE_CARDS``: a Tute-in-pairs world at its first card play (10 cards) solves within a
     decision's budget, so the whole hand is solved, as is Huutopussi for two's (11,
     ``huutopussi/2``); Tute for three (13 cards) from its eleventh card to play (``tute/3``),
-    Avomarjapussi from 13 cards with its rows."""
+    Avomarjapussi from 14 cards with its rows."""
     from tricktaker.bots.pimc import cards_to_play, within_solve_limits
     from tricktaker.solver.points import first_play
 
@@ -598,7 +598,7 @@ def test_pimc_solves_tute_in_pairs_from_its_first_card_and_tute_for_three_from_e
     seen = solved_by_size(tt.new_game("tute", players=3), 10)
     assert seen == {13: False, 12: False, 11: True, 10: True}
     sizes = solved_by_size(tt.new_game("avomarjapussi"), 12)
-    assert sizes[13] and not sizes[14] and not any(v for k, v in sizes.items() if k > 13)
+    assert sizes[14] and not sizes[15] and not any(v for k, v in sizes.items() if k > 14)
 
 
 def test_pimc_solves_huutopussi_for_three_from_the_first_trick(monkeypatch: pytest.MonkeyPatch) -> None:

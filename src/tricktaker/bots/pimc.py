@@ -142,7 +142,7 @@ SOLVE_CARDS: dict[str, int] = {
     "tute/3": 11,
     "marjapussi": 9,
     "bondtolva": 6,
-    "avomarjapussi": 13,
+    "avomarjapussi": 14,
     "huutopussi": 9,
     "huutopussi/3": 11,
     "huutopussi/2": 11,
@@ -162,7 +162,7 @@ cards) within :data:`NODE_BUDGET`, which played its first trick better than roll
 (docs/bots.md, "A budget of search nodes").  Tute in pairs (10 cards), Huutopussi for four
 and for two (9 and 11 cards), Bondtolva and Tute habanero's play after the stock are solved
 from their first card; Tute for three from 11 of its 13 cards; Avomarjapussi counts its rows,
-and solves from 13.  Solving those first cards so lost less than their rollouts, judged card
+and solves from 14.  Solving those first cards so lost less than their rollouts, judged card
 by card (docs/bots.md, "Solved from the first card").  Huutopussi for three solves its whole hand
 (11 cards) within :data:`NODE_BUDGET`: judged card by card, solving its second trick avoided
 three quarters of the double-dummy loss of rolling it out, and solving its first trick three
