@@ -7,7 +7,7 @@ and the kernel move code of each legal action.  :class:`PointSolver` runs the
 search at the root (every legal action, null-window tests for each, one
 transposition table across them) and :func:`solution` turns the values into a
 :class:`~tricktaker.solver.Solution`.  One solver serves the process
-(:func:`shared_solver`; its table is 32 MB) unless a solve is given another set of tables
+(:func:`shared_solver`; its table is 36 MB) unless a solve is given another set of tables
 (:class:`~tricktaker.solver.Tables`): a solver is not for use from several threads at once.
 
 The value is the maximising side's points *from here on*: what it adds to its
