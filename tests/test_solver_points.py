@@ -207,7 +207,6 @@ def test_a_bound_found_at_one_pip_lead_serves_every_other(variant: str) -> None:
     solved one after another in one table and one generation, get the values of fresh solves,
     with fewer nodes; and the fresh values keep the order and the spread that the sharing
     rests on."""
-    pip_point = None
     moved = 0
     fresh_nodes = shared_nodes = 0
     for state in endgames(variant, 4, 5, seed=50_000):

@@ -50,6 +50,9 @@ What makes it fast:
 - **Transposition table** at trick starts, in buckets of two entries (a new
   position replaces an entry of an older solve, else the one with fewer live
   cards); an entry keeps a lower and an upper bound and the best move found.
+  The pip lead is not in the key: each bound keeps the lead it was found at
+  and serves other leads (a value never falls as the lead rises, and rises by
+  at most the pip point).
   Where no stock is left the key is by *relative rank*: per suit, the owner
   and class (points, pips, part in calls) of each live card in rank order, so
   positions that differ only in which equal cards are gone share an entry.

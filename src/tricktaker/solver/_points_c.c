@@ -1148,7 +1148,8 @@ static i64 quick_pip_point(const Ctx *x, int d, int leader, i64 *mine) {
     return lead - 2 * sure + rem > 0 ? 0 : val;
 }
 
-/* Every field of a trick-start position beyond the hands and the lead rule, in one word. */
+/* Every field of a trick-start position beyond the hands and the lead rule, in one word, but the
+ * pip lead, which the entry keeps beside its bounds (pip_lead). */
 static i64 meta(const Ctx *x, int d) {
     /* once no call can come, what was declared, sung and asked no longer matters; the key says
      * which is the case (a position where a call can still come may hold those fields at 0
