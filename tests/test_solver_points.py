@@ -237,6 +237,54 @@ def test_a_bound_found_at_one_pip_lead_serves_every_other(variant: str) -> None:
     assert shared_nodes < 0.7 * fresh_nodes, (shared_nodes, fresh_nodes)
 
 
+def pips_decided(pos: PointPosition) -> bool:
+    """Whether the pip lead so far decides the pip point whatever the play: above every pip
+    still out, or at most minus all of them."""
+    out = int(pos.rules[K.R_TOTALPIPS]) - int(pos.row[K.F_GONEPIPS])
+    lead = int(pos.row[K.F_PIPDIFF])
+    return lead > out or lead <= -out
+
+
+def searched_cards(pos: PointPosition) -> int:
+    """How many cards the kernel's move generator searches at ``pos`` inside a search (one for
+    each run of equivalent cards)."""
+    rows, moves, scores, work = K.new_stack()
+    rows[0] = pos.row
+    work[0, K.W_KILLER] = -1
+    return int(K.gen_moves(rows, 0, pos.rules, pos.cards, pos.suits, moves, scores, work, -1, False))
+
+
+@pytest.mark.parametrize("variant", ["marjapussi", "marjapussi-variants", "bondtolva", "bondtolva-two"])
+def test_once_the_pip_point_is_decided_no_card_s_pips_matter(variant: str) -> None:
+    """Once the pip lead so far decides the pip point whatever the play, a card's pips no longer
+    change any value: the search merges a hand's cards of equal points that lie next to each
+    other among the live cards whatever their pips (an ace and a ten, a jack and a nine), and
+    the table classes such cards by their points alone (a key of its own kind).  At the same
+    endgames, the mover searches fewer cards with the pip point decided either way than with it
+    open, and never more; and endgames where play has decided it get minimax's values (deep
+    enough, with two seats, for their trick starts to be keyed)."""
+    fewer = 0
+    for state in endgames(variant, 12, 4, seed=70_000):
+        pos = marriage_solver.position(state)
+        out = int(pos.rules[K.R_TOTALPIPS]) - int(pos.row[K.F_GONEPIPS])
+        counts = []
+        for lead in (-out, 0, out + 1):  # decided against, open, decided for the maximiser
+            row = pos.row.copy()
+            row[K.F_PIPDIFF] = lead
+            counts.append(searched_cards(dataclasses.replace(pos, row=row)))
+        assert counts[0] == counts[2] <= counts[1], counts
+        fewer += counts[0] < counts[1]
+    assert fewer >= 1, variant
+    name, options = VARIANTS[variant]
+    two = tt.new_game(name, **options).num_players == 2
+    checked = 0
+    for state in endgames(variant, 60, 5 if two else 3, seed=71_000):
+        if pips_decided(marriage_solver.position(state)):
+            check_against_minimax(state)
+            checked += 1
+    assert checked >= 3, checked
+
+
 @pytest.mark.parametrize("variant", ["tute-three", "tute-habanero", "bondtolva-two",
                                      "huutopussi-three", "huutopussi-two"])
 def test_trick_starts_the_table_lacks_are_played_out_and_agree_with_minimax(variant: str) -> None:

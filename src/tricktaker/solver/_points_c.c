@@ -45,6 +45,7 @@ enum { KEY_WORDS = 6, TB_LB = 0, TB_UB = 1, TB_MOVE = 2, TB_GEN = 3, TB_PLB = 4,
 #define TB_MOVE_BITS 8
 enum { S_NODES = 0, S_GEN = 1, STATS = 4, W_COLS = 40, W_KILLER = 36 };
 #define INF ((i64)1 << 20)
+#define PIP_DECIDED ((i64)1 << 20) /* (pip_lead: beyond any game's pips) */
 
 /* -- the search's context ---------------------------------------------------------------- */
 
@@ -68,6 +69,8 @@ typedef struct {
     i64 open_pairs[16]; /* by declared suits: the marriage cards of the suits not declared */
     i64 plain_class[64]; /* a card's class by its points and pips alone (no part in calls) */
     int plain_classes; /* how many: the key uses them once no call can come, if at most 8 */
+    i64 point_class[64]; /* a card's class by its points alone (the pip point decided) */
+    int point_classes; /* how many */
     int rising[2];   /* by table (C_PTS, C_PIPS): whether no card of a suit carries more than one above it */
     u64 tmask;       /* table size - 1 */
     i64 gen;         /* the table's generation (stats[S_GEN]) */
@@ -115,6 +118,18 @@ TT_INLINE i64 stock_left(const Ctx *x, int d) {
     i64 left = R_(R_STOCKLEN) - S_(d, F_SP);
     if (S_(d, F_UP) != 0) left += 1;
     return left;
+}
+
+/* Whether the pip point (a game's R_PIPVAL, 0: none) is decided whatever the play from row d:
+ * the maximiser's pip lead so far is above every pip still out (a card not in a finished
+ * trick), or at most minus all of them (pip_point).  From then on no card's pips matter: cards
+ * of equal points merge (play_reps), the key classes cards by their points alone
+ * (relative_key), and it stays so down the search. */
+TT_INLINE int pips_decided(const Ctx *x, int d) {
+    if (R_(R_PIPVAL) == 0) return 0;
+    i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS);
+    i64 lead = S_(d, F_PIPDIFF);
+    return lead <= -rem || lead > rem;
 }
 
 /* Tute for two (habanero): whether a cante or tute may still be declared.  Declarations are
@@ -301,8 +316,9 @@ static i64 open_pairs_row(const Ctx *x, int d) {
 
 /* Each legal card (W[d][k]) and the card that stands for it (W[d][16 + k]: itself unless
  * merge); return how many.  Cards merge into a run when they are the seat's own legal cards,
- * adjacent among the live cards of their suit, with equal points and pips and no part in a
- * call; the run's lowest card stands for all. */
+ * adjacent among the live cards of their suit, with equal points and pips (points alone once
+ * the pip point is decided: pips_decided) and no part in a call; the run's lowest card stands
+ * for all. */
 static int play_reps(Ctx *x, int d, i64 legal, int merge) {
     int n = 0;
     if ((legal & (legal - 1)) == 0) {  /* one card (or none): it stands for itself */
@@ -320,6 +336,7 @@ static int play_reps(Ctx *x, int d, i64 legal, int merge) {
     /* (once no call can come, a card's part in calls no longer matters) */
     i64 special = calls_ahead(x, d) ? R_(R_SPECIAL) | open_pairs_row(x, d) : 0;
     i64 prev = 0, run = 0;
+    int by_pips = !pips_decided(x, d);
     /* legal cards in rank order, suit by suit: a card continues the run of the legal card just
      * below it when no live card lies between them */
     for (i64 m = legal; m && n < 16; m &= m - 1) {
@@ -331,7 +348,7 @@ static int play_reps(Ctx *x, int d, i64 legal, int merge) {
         int plain = !(special & low) && C_(C_UNDER, i) == 0;
         if (plain && run != 0) {
             int j = idx(run);
-            if (C_(C_PTS, i) == C_(C_PTS, j) && C_(C_PIPS, i) == C_(C_PIPS, j)) {
+            if (C_(C_PTS, i) == C_(C_PTS, j) && (!by_pips || C_(C_PIPS, i) == C_(C_PIPS, j))) {
                 W_(d, n) = low;
                 W_(d, 16 + n) = run;
                 n++;
@@ -1190,8 +1207,10 @@ static i64 meta(const Ctx *x, int d) {
 }
 
 /* The maximiser's pip lead so far as a table entry records it: 0 without a pip point, else
- * F_PIPDIFF held within the pips still out (plus one): every lead beyond that decides the pip
- * point the same way.  It is not in the key.  A position's value never falls as the lead rises
+ * F_PIPDIFF, or once the pip point is decided (pips_decided) PIP_DECIDED for the maximiser and
+ * -PIP_DECIDED against it, above and below every lead that does not decide it: every decided
+ * lead plays the same way, also in positions with other pips still out that share a key of the
+ * kind that ignores pips (relative_key).  It is not in the key.  A position's value never falls as the lead rises
  * (each line of play ends with the same pips added to it, and only the pip point depends on
  * it), and rises by at most the pip point's worth, so a bound found at one lead holds for
  * others: a lower bound at every higher lead (at a lower one, less the pip point), an upper
@@ -1199,9 +1218,9 @@ static i64 meta(const Ctx *x, int d) {
  * in who took the pips of the tricks before share one entry. */
 static i64 pip_lead(const Ctx *x, int d) {
     if (R_(R_PIPVAL) == 0) return 0;
-    i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS) + 1;
     i64 lead = S_(d, F_PIPDIFF);
-    return lead < -rem ? -rem : lead > rem ? rem : lead;
+    if (pips_decided(x, d)) return lead > 0 ? PIP_DECIDED : -PIP_DECIDED;
+    return lead;
 }
 
 /* How the position is keyed: 0 by its cards, 1 by relative rank (relative_key: every live card
@@ -1220,11 +1239,14 @@ static int relative(const Ctx *x, int d) {
  * once no call can come, else the suits with no open marriage (open_pairs_now) and no special
  * card in a hand.  Inside the search no call can involve such a suit's cards: a declaration or
  * a sing needs the pair in one hand, an ask the partner's half or whole, and cards never pass
- * between hands.  The key says which suits these are (its kind). */
-static int plain_suits(const Ctx *x, int d, i64 live) {
+ * between hands.  The key says which suits these are (its kind).  Where no card with a part in
+ * calls shares its points and pips with another (plain_useful), the classes are the same and
+ * every suit counts as not plain, unless the pip point is decided (decided: then a plain suit's
+ * cards are classed by their points alone). */
+static int plain_suits(const Ctx *x, int d, i64 live, int decided) {
     if (x->plain_classes > 8) return 0;
     if (!calls_ahead(x, d)) return 15;
-    if (!x->plain_useful) return 0;  /* (the same classes, and a key carried down more often) */
+    if (!x->plain_useful && !decided) return 0;  /* (and a key carried down more often) */
     i64 open = open_pairs_row(x, d) | (live & R_(R_SPECIAL));
     int plain = 0;
     for (int s = 0; s < 4; s++)
@@ -1233,8 +1255,10 @@ static int plain_suits(const Ctx *x, int d, i64 live) {
 }
 
 /* A relative-rank key into k[0..3], one word per suit: for each live card, by its rank among
- * the live cards of its suit, its owner and class (5 bits); and how many there are. */
-static void relative_key(const Ctx *x, int d, int plain, i64 *k) {
+ * the live cards of its suit, its owner and class (5 bits); and how many there are.  A card of a
+ * plain suit (plain_suits) is classed by its points and pips, or by its points alone once the
+ * pip point is decided (decided: pips_decided, when there are at most 8 such classes). */
+static void relative_key(const Ctx *x, int d, int plain, int decided, i64 *k) {
     int n = (int)R_(R_N);
     i64 live = 0;
     for (int seat = 0; seat < n; seat++) live |= S_(d, seat);
@@ -1246,15 +1270,17 @@ static void relative_key(const Ctx *x, int d, int plain, i64 *k) {
             h ^= low;
             int i = idx(low);
             int place = popcount(live & suit_mask(i >> 4) & (low - 1));
-            i64 cls = (plain >> (i >> 4)) & 1 ? x->plain_class[i & 63] : C_(C_CLASS, i);
+            i64 cls = !((plain >> (i >> 4)) & 1) ? C_(C_CLASS, i)
+                      : decided ? x->point_class[i & 63] : x->plain_class[i & 63];
             k[(i >> 4) & 3] |= (i64)((u64)(seat * 8 + (cls & 7)) << ((5 * place) & 63));
         }
     }
 }
 
 /* The work row's columns that keep a trick start's relative key for the trick starts below it:
- * the four suit words, the live cards they describe, and their kind: 1 + the suits classed by
- * points and pips alone (plain_suits), 0 if the row has no such key. */
+ * the four suit words, the live cards they describe, and their kind: 1 + the suits classed
+ * without a part in calls (plain_suits) + 16 once the pip point is decided (those suits then
+ * classed by points alone), 0 if the row has no such key. */
 enum { W_KEY = 32, W_KEYLIVE = 37, W_KEYKIND = 38 };
 
 /* relative_key from the key of the trick start above it on the search's path (row p, whose
@@ -1555,19 +1581,20 @@ static i64 search(Ctx *x, int d, i64 alpha, i64 beta) {
         int kind = 0;
         k[5] = S_(d, F_LT1) | S_(d, F_LT2);
         if (rel == 1) {
-            int plain = plain_suits(x, d, live);
-            kind = 1 + plain;
+            int decided = x->point_classes <= 8 && pips_decided(x, d);
+            int plain = plain_suits(x, d, live, decided);
+            kind = 1 + plain + 16 * decided;
             int p = d - 1;
             while (p >= x->first_row && S_(p, F_POS) != 0) p--;
             if (p >= x->first_row && W_(p, W_KEYKIND) == kind) {
                 relative_key_after(x, p, live, k);
 #ifdef TT_CHECK_KEYS
                 i64 k2[KEY_WORDS] = {0, 0, 0, 0, 0, 0};
-                relative_key(x, d, plain, k2);
+                relative_key(x, d, plain, decided, k2);
                 if (k2[0] != k[0] || k2[1] != k[1] || k2[2] != k[2] || k2[3] != k[3]) __builtin_trap();
 #endif
             } else {
-                relative_key(x, d, plain, k);
+                relative_key(x, d, plain, decided, k);
             }
             for (int s = 0; s < 4; s++) W_(d, W_KEY + s) = k[s];
             W_(d, W_KEYLIVE) = live;
@@ -1941,6 +1968,17 @@ static void derive(Ctx *x) {
             c++;
         if (c == x->plain_classes) seen[x->plain_classes++] = i;
         x->plain_class[i] = c;
+    }
+    i64 seen_pts[64];
+    x->point_classes = 0;
+    for (int i = 0; i < 64; i++) {
+        x->point_class[i] = 0;
+        if (!((x->R[R_DECK] >> i) & 1)) continue;
+        int c = 0;
+        while (c < x->point_classes && x->C[C_PTS * C_COLS + seen_pts[c]] != x->C[C_PTS * C_COLS + i])
+            c++;
+        if (c == x->point_classes) seen_pts[x->point_classes++] = i;
+        x->point_class[i] = c;
     }
     /* the play-outs' equal cards: the deck's cards of one suit and one plain class */
     x->twins = 0;
