@@ -403,7 +403,7 @@ def test_pimc_spends_at_most_its_node_budget_and_rolls_out_what_it_cannot_solve(
         return real_rollouts(self, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(PimcBot, "_rolled_out_scores", counting_rollouts)
-    state = first_play(tt.new_game("marjapussi").new_hand(seed=5), random.Random(5))
+    state = first_play(tt.new_game("marjapussi").new_hand(seed=6), random.Random(6))
     for _ in range(12):  # three tricks in: worlds of 6 cards, a thousand nodes or more each
         state.apply(state.legal_actions()[0])
     view = view_of(state, state.current_player)  # type: ignore[arg-type]
