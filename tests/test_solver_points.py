@@ -245,15 +245,6 @@ def pips_decided(pos: PointPosition) -> bool:
     return lead > out or lead <= -out
 
 
-def searched_cards(pos: PointPosition) -> int:
-    """How many cards the kernel's move generator searches at ``pos`` inside a search (one for
-    each run of equivalent cards)."""
-    rows, moves, scores, work = K.new_stack()
-    rows[0] = pos.row
-    work[0, K.W_KILLER] = -1
-    return int(K.gen_moves(rows, 0, pos.rules, pos.cards, pos.suits, moves, scores, work, -1, False))
-
-
 @pytest.mark.parametrize("variant", ["marjapussi", "marjapussi-variants", "bondtolva", "bondtolva-two"])
 def test_once_the_pip_point_is_decided_no_card_s_pips_matter(variant: str) -> None:
     """Once the pip lead so far decides the pip point whatever the play, a card's pips no longer
@@ -271,7 +262,7 @@ def test_once_the_pip_point_is_decided_no_card_s_pips_matter(variant: str) -> No
         for lead in (-out, 0, out + 1):  # decided against, open, decided for the maximiser
             row = pos.row.copy()
             row[K.F_PIPDIFF] = lead
-            counts.append(searched_cards(dataclasses.replace(pos, row=row)))
+            counts.append(len(kernel_moves(pos, row, root=False)))
         assert counts[0] == counts[2] <= counts[1], counts
         fewer += counts[0] < counts[1]
     assert fewer >= 1, variant
@@ -485,18 +476,23 @@ def test_units_say_what_is_counted() -> None:
 # -- targeted cases --------------------------------------------------------------------------------
 
 
-def generated_moves(state: State, root: bool = True) -> list[Action]:
-    """The actions the point kernel's move generator searches from ``state``, in its order (no
-    table move, no killer): at the root every legal action, inside the search one card for each
-    run of equivalent cards."""
-    adapter = tute_solver if state.game.name == "tute" else marriage_solver
-    pos = adapter.position(state)
+def kernel_moves(pos: PointPosition, row: np.ndarray | None = None, root: bool = True) -> list[int]:
+    """The move codes the point kernel's move generator searches at ``pos`` (or in ``row`` of
+    it), in its order (no table move, no killer): at the root every legal action, inside the
+    search one card for each run of equivalent cards."""
     rows, moves, scores, work = K.new_stack()
-    rows[0] = pos.row
+    rows[0] = pos.row if row is None else row
     work[0, K.W_KILLER] = -1
     n = K.gen_moves(rows, 0, pos.rules, pos.cards, pos.suits, moves, scores, work, -1, root)
+    return [int(m) for m in moves[0, :n]]
+
+
+def generated_moves(state: State, root: bool = True) -> list[Action]:
+    """The actions of :func:`kernel_moves` from ``state``."""
+    adapter = tute_solver if state.game.name == "tute" else marriage_solver
+    pos = adapter.position(state)
     by_code = {code: action for action, code in pos.codes.items()}
-    return [by_code[int(m)] for m in moves[0, :n]]
+    return [by_code[m] for m in kernel_moves(pos, root=root)]
 
 
 def search_order(state: State) -> list[str]:
@@ -628,14 +624,6 @@ def fields(pos: PointPosition, row: np.ndarray) -> dict[str, int]:
     return out
 
 
-def kernel_moves(pos: PointPosition, row: np.ndarray) -> set[int]:
-    """Every legal move the kernel sees in ``row`` (the root's full list: no pruning)."""
-    rows, moves, scores, work = K.new_stack()
-    rows[0] = row
-    n = K.gen_moves(rows, 0, pos.rules, pos.cards, pos.suits, moves, scores, work, -1, True)
-    return {int(m) for m in moves[0, :n]}
-
-
 def no_op_window(state: State, maxside: int) -> bool:
     """A Tute pairs window the kernel skips: only passes, and cantes of the minimising side."""
     seat = state.current_player
@@ -680,7 +668,7 @@ def test_kernel_steps_follow_the_engine(variant: str) -> None:
                 for f in (K.F_SANG, K.F_SANG + 1):  # so the order rule's flags move with the mover
                     rows[1, f] = after.row[f]
             assert fields(pos, rows[1]) == fields(after, after.row), action
-            assert kernel_moves(pos, rows[1]) == set(after.codes.values()), action
+            assert set(kernel_moves(pos, rows[1])) == set(after.codes.values()), action
 
 
 # -- the native kernel: time limits, and arguments it must refuse --------------------------------

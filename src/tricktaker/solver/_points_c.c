@@ -120,16 +120,22 @@ TT_INLINE i64 stock_left(const Ctx *x, int d) {
     return left;
 }
 
+/* The pip point if the maximiser may still (sure = 0) or surely (sure = 1) end with more pips:
+ * its lead in pips so far against the pips of every card not yet in a finished trick. */
+static i64 pip_point(const Ctx *x, int d, int sure) {
+    i64 val = R_(R_PIPVAL);
+    if (val == 0) return 0;
+    i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS);
+    i64 lead = S_(d, F_PIPDIFF);
+    return (sure ? lead - rem > 0 : lead + rem > 0) ? val : 0;
+}
+
 /* Whether the pip point (a game's R_PIPVAL, 0: none) is decided whatever the play from row d:
- * the maximiser's pip lead so far is above every pip still out (a card not in a finished
- * trick), or at most minus all of them (pip_point).  From then on no card's pips matter: cards
+ * surely the maximiser's, or surely not (pip_point).  From then on no card's pips matter: cards
  * of equal points merge (play_reps), the key classes cards by their points alone
  * (relative_key), and it stays so down the search. */
 TT_INLINE int pips_decided(const Ctx *x, int d) {
-    if (R_(R_PIPVAL) == 0) return 0;
-    i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS);
-    i64 lead = S_(d, F_PIPDIFF);
-    return lead <= -rem || lead > rem;
+    return R_(R_PIPVAL) != 0 && (pip_point(x, d, 1) != 0 || pip_point(x, d, 0) == 0);
 }
 
 /* Tute for two (habanero): whether a cante or tute may still be declared.  Declarations are
@@ -872,16 +878,6 @@ static i64 apply_move(Ctx *x, int d, i64 mv) {
 
 /* -- bounds and the transposition table ------------------------------------------------- */
 
-/* The pip point if the maximiser may still (sure = 0) or surely (sure = 1) end with more pips:
- * its lead in pips so far against the pips of every card not yet in a finished trick. */
-static i64 pip_point(const Ctx *x, int d, int sure) {
-    i64 val = R_(R_PIPVAL);
-    if (val == 0) return 0;
-    i64 rem = R_(R_TOTALPIPS) - S_(d, F_GONEPIPS);
-    i64 lead = S_(d, F_PIPDIFF);
-    return (sure ? lead - rem > 0 : lead + rem > 0) ? val : 0;
-}
-
 /* The most the maximiser can still gain: points out, the last trick, the pip point if it can
  * still get it, and the marriages whose cards its side may still hold (hands, stock, its
  * face-down cards) while it may still declare them. */
@@ -1209,13 +1205,13 @@ static i64 meta(const Ctx *x, int d) {
 /* The maximiser's pip lead so far as a table entry records it: 0 without a pip point, else
  * F_PIPDIFF, or once the pip point is decided (pips_decided) PIP_DECIDED for the maximiser and
  * -PIP_DECIDED against it, above and below every lead that does not decide it: every decided
- * lead plays the same way, also in positions with other pips still out that share a key of the
- * kind that ignores pips (relative_key).  It is not in the key.  A position's value never falls as the lead rises
- * (each line of play ends with the same pips added to it, and only the pip point depends on
- * it), and rises by at most the pip point's worth, so a bound found at one lead holds for
- * others: a lower bound at every higher lead (at a lower one, less the pip point), an upper
- * bound at every lower lead (at a higher one, plus the pip point).  Positions that differ only
- * in who took the pips of the tricks before share one entry. */
+ * lead plays the same way, also in positions with other pips still out that share a key of
+ * the kind that ignores pips (relative_key).  It is not in the key.  A position's value never
+ * falls as the lead rises (each line of play ends with the same pips added to it, and only the
+ * pip point depends on it), and rises by at most the pip point's worth, so a bound found at
+ * one lead holds for others: a lower bound at every higher lead (at a lower one, less the pip
+ * point), an upper bound at every lower lead (at a higher one, plus the pip point).  Positions
+ * that differ only in who took the pips of the tricks before share one entry. */
 static i64 pip_lead(const Ctx *x, int d) {
     if (R_(R_PIPVAL) == 0) return 0;
     i64 lead = S_(d, F_PIPDIFF);
@@ -1911,6 +1907,24 @@ static int rules_args(Ctx *x, Bufs *b, PyObject *R, PyObject *C, PyObject *SD, P
 }
 
 /* Tables the search derives from the rules once per call. */
+/* Number the deck's cards by their value into cls (0 for a card not in the deck): cards of
+ * equal points, and with pips of equal pips too, share a number; return how many. */
+static int value_classes(const Ctx *x, int pips, i64 *cls) {
+    i64 seen[64]; /* the first card of each class */
+    int classes = 0;
+    for (int i = 0; i < 64; i++) {
+        cls[i] = 0;
+        if (!((x->R[R_DECK] >> i) & 1)) continue;
+        int c = 0;
+        while (c < classes && (x->C[C_PTS * C_COLS + seen[c]] != x->C[C_PTS * C_COLS + i]
+                               || (pips && x->C[C_PIPS * C_COLS + seen[c]] != x->C[C_PIPS * C_COLS + i])))
+            c++;
+        if (c == classes) seen[classes++] = i;
+        cls[i] = c;
+    }
+    return classes;
+}
+
 static void derive(Ctx *x) {
     /* (an up card: Tute's for two; a game without a stock never deals one) */
     x->two_tute = x->R[R_STYLE] == STYLE_TUTE && x->R[R_N] == 2;
@@ -1957,29 +1971,8 @@ static void derive(Ctx *x) {
     for (int a = 0; a < x->R[R_N]; a++)
         for (int b = a + 1; b < x->R[R_N]; b++)
             if (x->R[R_SIDE + a] == x->R[R_SIDE + b]) x->allies = 1;
-    i64 seen[64]; /* the first card of each plain class */
-    x->plain_classes = 0;
-    for (int i = 0; i < 64; i++) {
-        x->plain_class[i] = 0;
-        if (!((x->R[R_DECK] >> i) & 1)) continue;
-        int c = 0;
-        while (c < x->plain_classes && (x->C[C_PTS * C_COLS + seen[c]] != x->C[C_PTS * C_COLS + i]
-                                        || x->C[C_PIPS * C_COLS + seen[c]] != x->C[C_PIPS * C_COLS + i]))
-            c++;
-        if (c == x->plain_classes) seen[x->plain_classes++] = i;
-        x->plain_class[i] = c;
-    }
-    i64 seen_pts[64];
-    x->point_classes = 0;
-    for (int i = 0; i < 64; i++) {
-        x->point_class[i] = 0;
-        if (!((x->R[R_DECK] >> i) & 1)) continue;
-        int c = 0;
-        while (c < x->point_classes && x->C[C_PTS * C_COLS + seen_pts[c]] != x->C[C_PTS * C_COLS + i])
-            c++;
-        if (c == x->point_classes) seen_pts[x->point_classes++] = i;
-        x->point_class[i] = c;
-    }
+    x->plain_classes = value_classes(x, 1, x->plain_class);
+    x->point_classes = value_classes(x, 0, x->point_class);
     /* the play-outs' equal cards: the deck's cards of one suit and one plain class */
     x->twins = 0;
     for (int i = 0; i < 64; i++) {
