@@ -333,8 +333,17 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
     int seat = (int)ORDER(order, leader, pos);
     i64 hand = hands[seat];
     i64 cand = hand;
-    if (pos > 0 && (hand & suit_mask(lead_suit))) cand = hand & suit_mask(lead_suit);
     i64 live = hands[0] | hands[1] | hands[2] | hands[3] | table;
+    if (pos > 0 && (hand & suit_mask(lead_suit))) {
+        cand = hand & suit_mask(lead_suit);
+        /* cards with no other live card between them play alike: one run, one move (its
+         * highest card, as the loop below would keep), and nothing to order */
+        i64 high = top(cand);
+        if (!(live & ~cand & (high - 1) & ~((cand & -cand) - 1))) {
+            moves[0] = high;
+            return 1;
+        }
+    }
     int nm = 0;
     int partner_wins = pos > 0 && side[best_seat] == side[seat];
     i64 we = side[ORDER(order, leader, 0)], they = side[ORDER(order, leader, 1)];
@@ -521,15 +530,13 @@ TT_INLINE i64 runs(i64 live, const i64 *hands, int seat, int skip_suit, i64 *run
     for (int s = 0; s < 4; s++) {
         i64 sm = suit_mask(s);
         i64 m = live & sm;
-        if (s == skip_suit || !(m && (own & top(m)))) continue;
+        if (s == skip_suit) continue;
+        i64 cash = top_run(m, own);
+        if (!cash) continue;
         tops |= 1 << s;
-        i64 r = 0;
-        while (m && (own & top(m))) {
-            i64 t = top(m);
-            run |= t;
-            m ^= t;
-            r++;
-        }
+        i64 r = popcount(cash);
+        run |= cash;
+        m ^= cash;
         q += r;
         if ((own & m) && longest_other(hands, seat, sm) <= r) q += popcount(own & m);
     }
@@ -618,15 +625,12 @@ TT_INLINE i64 pins(i64 live, const i64 *hands, int seat, int skip_suit, i64 need
         if (need <= 0) break;
         i64 sm = suit_mask(s);
         i64 m = live & sm;
-        if (s == skip_suit || !(m && (own & top(m)))) continue;
-        i64 r = 0, cards = 0;
-        while (m && (own & top(m))) {
-            i64 t = top(m);
-            cards |= t;
-            m ^= t;
-            r++;
-            if (r == need) break;
-        }
+        if (s == skip_suit) continue;
+        i64 cards = top_run(m, own);
+        if (!cards) continue;
+        i64 r = popcount(cards);
+        for (; r > need; r--) cards &= cards - 1; /* (the top need of them are enough) */
+        m ^= cards;
         if (r < need && (own & m) && longest_other(hands, seat, sm) <= r)
             need -= popcount(own & sm);
         else
@@ -669,11 +673,9 @@ TT_INLINE int trick_won(Search *S, int d) {
     i64 q_other = q;
     q += 1;
     i64 m = live & sm & ~t;
-    while (m && (hands[hh] & top(m))) {
-        run |= top(m);
-        m ^= top(m);
-        q++;
-    }
+    i64 cash = top_run(m, hands[hh]);
+    run |= cash;
+    q += popcount(cash);
     i64 need = sside == S->counted ? S->target - won - 1 : won + rem - S->target;
     if (q - 1 >= need) {
         i64 p = pins(live, hands, hh, lead_suit, need) | t;
@@ -1049,13 +1051,7 @@ static int run_search(Search *S, i64 *stats, int leader, int pos, int lead_suit,
                 i64 b = S->mv[d][fr->j];
                 if (relevant & b) {
                     i64 all = hands[0] | hands[1] | hands[2] | hands[3] | fr->table;
-                    i64 below = all & suit_mask(suit_of(b)) & (b - 1);
-                    while (below) {
-                        i64 t = top(below);
-                        if (!(fr->hand & t)) break;
-                        relevant |= t;
-                        below ^= t;
-                    }
+                    relevant |= top_run(all & suit_mask(suit_of(b)) & (b - 1), fr->hand);
                 }
                 i64 acc = fr->relevant | relevant;
                 fr->relevant = acc;
