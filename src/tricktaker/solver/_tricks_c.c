@@ -162,13 +162,21 @@ TT_INLINE i64 bucket_but(i64 lengths, i64 leader, i64 tops, int u) {
 #define META_LOWER(m) (((m) >> 12) & 15)
 #define META_UPPER(m) (((m) >> 8) & 15)
 
+/* Two suits' pins (a byte, four bits a suit) as a pattern word's mask: two bits a pinned card,
+ * the top card lowest, the second suit's 32 bits up.  Filled when the module loads (pin_tables):
+ * a look-up compares an entry's pins with the position at every way it scans. */
+static i64 PIN_MASK[256];
+
+static void pin_tables(void) {
+    for (int b = 0; b < 256; b++)
+        PIN_MASK[b] = (((i64)1 << (2 * (b & 15))) - 1) | shl(((i64)1 << (2 * (b >> 4))) - 1, 32);
+}
+
 /* The pattern-word masks of pins: two bits a pinned card, the top card lowest; the leader's
  * bits (the top two of the first word) always. */
 TT_INLINE void pin_masks(i64 pins, i64 *mask1, i64 *mask2) {
-    i64 m[4];
-    for (int s = 0; s < 4; s++) m[s] = ((i64)1 << (2 * ((pins >> (4 * s)) & 15))) - 1;
-    *mask1 = -((i64)1 << 62) | m[0] | shl(m[1], 32);
-    *mask2 = m[2] | shl(m[3], 32);
+    *mask1 = -((i64)1 << 62) | PIN_MASK[pins & 255];
+    *mask2 = PIN_MASK[(pins >> 8) & 255];
 }
 
 /* _pins: the pins of a pair of pattern-word masks (how many cards each suit's two-bit mask covers). */
@@ -1749,6 +1757,7 @@ static int add_layout(PyObject *layout, const char *name, long long value) {
 PyMODINIT_FUNC PyInit__tricks_c(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
+    pin_tables();
     PyObject *layout = PyDict_New();
     if (!layout) goto fail;
     struct { const char *name; long long value; } items[] = {
