@@ -6,6 +6,7 @@ dependency but Python's headers, so ``pip install .`` needs only a C compiler.
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
 
@@ -35,9 +36,20 @@ def _kernel(name: str) -> Extension:
     return Extension(
         f"tricktaker.solver.{name}",
         sources=[f"src/tricktaker/solver/{name}.c"],
-        depends=["src/tricktaker/solver/_kernel.h"],
+        depends=["src/tricktaker/solver/_kernel.h", "src/tricktaker/solver/_points_c.c"],
         extra_compile_args=_compile_args(),
     )
 
 
-setup(ext_modules=[_kernel("_tricks_c"), _kernel("_points_c")])
+# The point kernel once for every rule set, and again for the commonest families of rules, which
+# it then reads as constants (_points_c.c, "Builds for the commonest rules"; the list is
+# tricktaker.solver._points.BUILD_NAMES); not with MSVC, which lacks the constant test those
+# builds need.
+POINT_BUILDS = [] if sys.platform == "win32" else [
+    "_points_tute4", "_points_habanero", "_points_ace4", "_points_three", "_points_two"]
+
+setup(
+    ext_modules=[_kernel("_tricks_c"), _kernel("_points_c")] + [_kernel(name) for name in POINT_BUILDS],
+    # the kernels compiled side by side, one per processor
+    options={"build_ext": {"parallel": os.cpu_count() or 1}},
+)

@@ -97,12 +97,53 @@ What makes it fast:
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+from typing import Any
+
 import numpy as np
 
+from . import _points_c
 from ._points_c import LAYOUT as _LAYOUT
 from ._points_c import apply, gen_moves, root_values
 
-__all__ = ["apply", "gen_moves", "new_stack", "new_table", "root_values"]
+__all__ = ["BUILDS", "BUILD_NAMES", "apply", "gen_moves", "kernel", "new_stack", "new_table", "root_values"]
+
+
+BUILD_NAMES = ("_points_tute4", "_points_habanero", "_points_ace4", "_points_three", "_points_two")
+"""The kernel's builds for families of rules (``setup.py`` compiles each ``_points_<name>.c``):
+Tute in pairs, Tute for two, the ace-ten games with four seats (Marjapussi, Bondtolva,
+Huutopussi), Huutopussi for three, and the ace-ten games with two seats (Bondtolva for two,
+Avomarjapussi, Huutopussi for two), each with those games' default rules."""
+
+
+def _builds() -> list[tuple[ModuleType, np.ndarray, np.ndarray]]:
+    """The kernel's builds for the commonest rules (``_points_c.c``, "Builds for the commonest
+    rules"), each with the indexes and values of the rules it fixes; none where the package was
+    built without them (MSVC)."""
+    found = []
+    for name in BUILD_NAMES:
+        try:
+            module = importlib.import_module(f".{name}", __package__)
+        except ImportError:
+            continue
+        fixed: dict[int, int] = module.FIXED
+        found.append((module, np.array(sorted(fixed), dtype=np.intp),
+                      np.array([fixed[k] for k in sorted(fixed)], dtype=np.int64)))
+    return found
+
+
+BUILDS = _builds()
+"""The kernel's builds for families of rules: ``(module, fixed rule indexes, their values)``."""
+
+
+def kernel(rules: np.ndarray) -> Any:
+    """The kernel module to search with under ``rules``: the build that fixes rules equal to these
+    (the same search in fewer instructions), else the one for every rule set, ``_points_c``."""
+    for module, indexes, values in BUILDS:
+        if np.array_equal(rules[indexes], values):
+            return module
+    return _points_c
 
 # -- row fields ------------------------------------------------------------------
 F_HANDS = 0  # 0..3: available cards per seat
@@ -257,6 +298,7 @@ def _check_layout() -> None:
     here = globals()
     ours = {name for name, value in here.items() if name.isupper() and type(value) is int}
     wrong = sorted(name for name in ours | set(_LAYOUT) if here.get(name) != _LAYOUT.get(name))
+    wrong += [module.__name__ for module, _, _ in BUILDS if module.LAYOUT != _LAYOUT]
     if wrong:
         raise ImportError("tricktaker.solver._points_c was built for another layout "
                           f"({', '.join(wrong)} differ): rebuild the package")

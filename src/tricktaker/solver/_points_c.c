@@ -11,6 +11,26 @@
  */
 #include "_kernel.h"
 
+/* -- builds for the commonest rules --------------------------------------------------------
+ *
+ * This source is compiled more than once.  Built alone it is the kernel for every rule set
+ * (_points_c).  A build for one family of rules (_points_<name>.c: it defines TT_POINTS_MODULE,
+ * the module's name, and TT_FIXED(k), the value it fixes for rule k or TT_FREE, then includes
+ * this file) reads those rules as constants: the compiler folds every test of them and drops the
+ * branches of the rules that cannot hold there (the stock, the pip point, the other style's
+ * calls), so the same search runs in fewer instructions (Tute in pairs: 14% fewer).  Such a
+ * build refuses any other rules (rules_args), and tricktaker.solver._points picks the build whose
+ * fixed rules the position's rules match. */
+#define TT_FREE INT64_MIN
+#ifndef TT_POINTS_MODULE
+#define TT_POINTS_MODULE _points_c
+#define TT_FIXED(k) TT_FREE
+#endif
+#define TT_STR_(x) #x
+#define TT_STR(x) TT_STR_(x)
+#define TT_CAT_(a, b) a##b
+#define TT_CAT(a, b) TT_CAT_(a, b)
+
 /* -- layout (the Python shim checks these against its own constants at import) ------------- */
 
 enum {
@@ -91,7 +111,13 @@ typedef struct {
 } Ctx;
 
 #define S_(d, f) (x->S[(size_t)(d) * ROW + (f)])
+/* A rule: what the rules vector says, or, in a build that fixes that rule, its value at compile
+ * time (TT_FIXED: "Builds for the commonest rules" below). */
+#if defined(__GNUC__)
+#define R_(k) (__builtin_constant_p(k) && TT_FIXED(k) != TT_FREE ? TT_FIXED(k) : x->R[(k)])
+#else
 #define R_(k) (x->R[(k)])
+#endif
 #define C_(k, i) (x->C[(k) * C_COLS + ((i) & 63)])
 #define SD_(k, s) (x->SD[(k) * 4 + ((s) & 3)])
 #define M_(d, j) (x->M[(size_t)(d) * MAX_MOVES + (j)])
@@ -1903,6 +1929,12 @@ static int rules_args(Ctx *x, Bufs *b, PyObject *R, PyObject *C, PyObject *SD, P
     if (sl < 0 || sl > 63 || sl > stock_items) return bad("rules[R_STOCKLEN] exceeds the stock");
     for (int s = 0; s < 4; s++)
         if (x->R[R_SIDE + s] < 0 || x->R[R_SIDE + s] > 1) return bad("rules[R_SIDE + s] must be 0 or 1");
+    for (int k = 0; k < R_SIZE; k++)
+        if (TT_FIXED(k) != TT_FREE && x->R[k] != TT_FIXED(k)) {
+            PyErr_Format(PyExc_ValueError, "the kernel %s is built for rules[%d] = %lld, not %lld",
+                         TT_STR(TT_POINTS_MODULE), k, (long long)TT_FIXED(k), (long long)x->R[k]);
+            return -1;
+        }
     return 0;
 }
 
@@ -2237,7 +2269,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_points_c",
+    PyModuleDef_HEAD_INIT, TT_STR(TT_POINTS_MODULE),
     "The point games' search kernel in C (see tricktaker.solver._points).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
@@ -2274,7 +2306,7 @@ static const struct {
     LAYOUT(S_GEN), LAYOUT(STATS), LAYOUT(W_COLS), LAYOUT(TT_SHARE_LOCKED_SIZE),
 };
 
-PyMODINIT_FUNC PyInit__points_c(void) {
+PyMODINIT_FUNC TT_CAT(PyInit_, TT_POINTS_MODULE)(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     PyObject *d = PyDict_New();
@@ -2290,6 +2322,24 @@ PyMODINIT_FUNC PyInit__points_c(void) {
     }
     if (PyModule_AddObject(m, "LAYOUT", d) < 0) {
         Py_DECREF(d);
+        goto fail;
+    }
+    /* FIXED: {rule index: value} of the rules this build fixes (empty for _points_c) */
+    PyObject *fixed = PyDict_New();
+    if (!fixed) goto fail;
+    for (int k = 0; k < R_SIZE; k++) {
+        if (TT_FIXED(k) == TT_FREE) continue;
+        PyObject *key = PyLong_FromLong(k), *v = PyLong_FromLongLong((long long)TT_FIXED(k));
+        int err = !key || !v || PyDict_SetItem(fixed, key, v) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(v);
+        if (err) {
+            Py_DECREF(fixed);
+            goto fail;
+        }
+    }
+    if (PyModule_AddObject(m, "FIXED", fixed) < 0) {
+        Py_DECREF(fixed);
         goto fail;
     }
     return m;

@@ -233,10 +233,10 @@ class PointSolver:
             host, generation = table
             keys, bounds = host._keys, host._bounds
         with table_generation(self._stats, K.S_GEN, generation):
-            n = K.root_values(self._rows, pos.rules, pos.cards, pos.suits, pos.stock,
-                              keys, bounds, self._moves, self._scores, self._work,
-                              self._stats, out_moves, out_values, time_left, signals, max_nodes,
-                              share)
+            n = K.kernel(pos.rules).root_values(
+                self._rows, pos.rules, pos.cards, pos.suits, pos.stock, keys, bounds, self._moves,
+                self._scores, self._work, self._stats, out_moves, out_values, time_left, signals,
+                max_nodes, share)
         return {int(out_moves[j]): int(out_values[j]) for j in range(n)}
 
 
