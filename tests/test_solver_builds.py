@@ -77,6 +77,7 @@ def test_every_build_named_is_built() -> None:
     for module, indexes, values in K.BUILDS:
         assert module.LAYOUT == _points_c.LAYOUT
         assert len(indexes) >= 10 and module.FIXED[K.R_N] in (2, 3, 4), module.__name__
+        assert module.FIXED[K.R_STYLE] in (K.STYLE_TUTE, K.STYLE_ACE_TEN), module.__name__
         assert dict(zip(indexes.tolist(), values.tolist(), strict=True)) == module.FIXED
 
 

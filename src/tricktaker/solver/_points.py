@@ -136,12 +136,20 @@ def _builds() -> list[tuple[ModuleType, np.ndarray, np.ndarray]]:
 BUILDS = _builds()
 """The kernel's builds for families of rules: ``(module, fixed rule indexes, their values)``."""
 
+_seats, _style = _LAYOUT["R_N"], _LAYOUT["R_STYLE"]  # (lower case: not layout constants)
+_BY_SHAPE: dict[tuple[int, int], list[tuple[Any, np.ndarray, bytes]]] = {}
+for _module, _indexes, _values in BUILDS:  # (each build fixes the seats and the style)
+    _BY_SHAPE.setdefault((_module.FIXED[_seats], _module.FIXED[_style]), []).append(
+        (_module, _indexes, _values.tobytes()))
+
 
 def kernel(rules: np.ndarray) -> Any:
     """The kernel module to search with under ``rules``: the build that fixes rules equal to these
-    (the same search in fewer instructions), else the one for every rule set, ``_points_c``."""
-    for module, indexes, values in BUILDS:
-        if np.array_equal(rules[indexes], values):
+    (the same search in fewer instructions), else the one for every rule set, ``_points_c``.
+    Asked at every solve, so it costs a microsecond or two: the builds of the rules' number of
+    seats and style, then one comparison of bytes."""
+    for module, indexes, values in _BY_SHAPE.get((int(rules[_seats]), int(rules[_style])), ()):
+        if rules.take(indexes).tobytes() == values:
             return module
     return _points_c
 
