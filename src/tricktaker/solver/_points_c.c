@@ -15,8 +15,9 @@
  *
  * This source is compiled more than once.  Built alone it is the kernel for every rule set
  * (_points_c).  A build for one family of rules (_points_<name>.c: it defines TT_POINTS_MODULE,
- * the module's name, and TT_FIXED(k), the value it fixes for rule k or TT_FREE, then includes
- * this file) reads those rules as constants: the compiler folds every test of them and drops the
+ * the module's name, and TT_FIXED(k), the value it fixes for rule k or TT_FREE, most of them
+ * from its style's TT_TUTE_RULES or TT_ACE_RULES below, then includes this file) reads those
+ * rules as constants: the compiler folds every test of them and drops the
  * branches of the rules that cannot hold there (the stock, the pip point, the other style's
  * calls), so the same search runs in fewer instructions (Tute in pairs: 14% fewer).  Such a
  * build refuses any other rules (rules_args), and tricktaker.solver._points picks the build whose
@@ -30,6 +31,21 @@
 #define TT_STR(x) TT_STR_(x)
 #define TT_CAT_(a, b) a##b
 #define TT_CAT(a, b) TT_CAT_(a, b)
+
+/* The rules the builds of one style share, as their games deal them by default; a build's
+ * TT_FIXED adds its seats and what else its games fix.  Tute's: played counter-clockwise, a
+ * duty to overtrump, tute and the cantes, no pips, no lead rules.  The ace-ten games':
+ * clockwise, no duty to overtrump, no exchange, no ace shown first. */
+#define TT_TUTE_RULES(k)                                                                              \
+    ((k) == R_DIR ? -1 : (k) == R_STYLE ? STYLE_TUTE : (k) == R_MUSTOVER ? 1 : (k) == R_PEXC ? 0     \
+     : (k) == R_FREE ? 0 : (k) == R_PARTNERS ? 0 : (k) == R_ORDER ? 0 : (k) == R_LFM ? 0             \
+     : (k) == R_OWNLEAD ? 0 : (k) == R_MARRY ? MARRY_TUTE : (k) == R_PIPVAL ? 0 : (k) == R_TUTE ? 1  \
+     : (k) == R_TOTALPIPS ? 0 : (k) == R_SOTAS ? 0 : (k) == R_MUSTDECL ? 0 : (k) == R_EXCHANY ? 0    \
+     : (k) == R_ACESHOW ? 0 : (k) == R_SWEEP ? 0 : TT_FREE)
+#define TT_ACE_RULES(k)                                                                               \
+    ((k) == R_DIR ? 1 : (k) == R_STYLE ? STYLE_ACE_TEN : (k) == R_MUSTOVER ? 0 : (k) == R_PEXC ? 0   \
+     : (k) == R_ORDER ? 0 : (k) == R_TUTE ? 0 : (k) == R_EXCH ? 0 : (k) == R_SOTAS ? 0                \
+     : (k) == R_MUSTDECL ? 0 : (k) == R_EXCHANY ? 0 : (k) == R_ACESHOW ? 0 : TT_FREE)
 
 /* -- layout (the Python shim checks these against its own constants at import) ------------- */
 

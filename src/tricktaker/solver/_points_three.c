@@ -1,10 +1,6 @@
-/* The point kernel built for Huutopussi for three, its rules as the game deals them by default
- * fixed: "Builds for the commonest rules" in _points_c.c. */
+/* The point kernel built for Huutopussi for three, with its games' default rules fixed:
+ * "Builds for the commonest rules" in _points_c.c. */
 #define TT_POINTS_MODULE _points_three
-#define TT_FIXED(k)                                                                                   \
-    ((k) == R_N ? 3 : (k) == R_DIR ? 1 : (k) == R_STYLE ? STYLE_ACE_TEN : (k) == R_MUSTOVER ? 0      \
-     : (k) == R_PEXC ? 0 : (k) == R_FREE ? 0 : (k) == R_PARTNERS ? 0 : (k) == R_ORDER ? 0            \
-     : (k) == R_LFM ? 0 : (k) == R_TUTE ? 0 : (k) == R_STOCKLEN ? 0 : (k) == R_CALLSTOCK ? -1        \
-     : (k) == R_EXCH ? 0 : (k) == R_SOTAS ? 0 : (k) == R_MUSTDECL ? 0 : (k) == R_EXCHANY ? 0         \
-     : (k) == R_ACESHOW ? 0 : TT_FREE)
+#define TT_FIXED(k) ((k) == R_N ? 3 : (k) == R_FREE ? 0 : (k) == R_PARTNERS ? 0 : (k) == R_LFM ? 0 \
+     : (k) == R_STOCKLEN ? 0 : (k) == R_CALLSTOCK ? -1 : TT_ACE_RULES(k))
 #include "_points_c.c"
