@@ -6,7 +6,9 @@ module holds its layout (the constants below, checked against the compiled
 module's at import), allocates its arrays and re-exports its functions.  One
 kernel serves Tute, the Marjapussi family and Huutopussi: what
 differs between them is data (the ``rules`` vector and the card and suit
-tables), not code.  It answers "what does the maximising side still score from
+tables), not code.  The same source is also compiled with the commonest
+families of rules fixed (:data:`BUILDS`), which :func:`kernel` picks by the
+rules: the same search in fewer instructions.  It answers "what does the maximising side still score from
 here?" for a position with every card known, searching every card and every
 call (declarations, asks and answers, Tute's cantes, tute and the exchange).
 

@@ -3,7 +3,8 @@
  * A C port of the search formerly compiled with Numba (see the docstring of _points.py for the
  * data layout: position rows S, rules R, card tables C, suit tables SD, stock ST, transposition
  * table TK/TB, the stack M/SC/W and the stats vector).  One kernel serves Tute, the Marjapussi
- * family and Huutopussi; what differs between them is data, not code.
+ * family and Huutopussi; what differs between them is data, not code (the builds for the
+ * commonest rules below fix some of that data at compile time).
  *
  * Every array argument is checked (size, item size) before use, and every index the search
  * computes from the position's data is kept inside its array, so a wrong argument raises
