@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import platform
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 
@@ -32,21 +33,27 @@ def _compile_args() -> list[str]:
     return args
 
 
+SOLVER = Path("src/tricktaker/solver")
+
+
 def _kernel(name: str) -> Extension:
+    depends = [str(SOLVER / "_kernel.h")]
+    if name.startswith("_points_"):  # (a build for a family of rules includes the kernel's source)
+        depends.append(str(SOLVER / "_points_c.c"))
     return Extension(
         f"tricktaker.solver.{name}",
-        sources=[f"src/tricktaker/solver/{name}.c"],
-        depends=["src/tricktaker/solver/_kernel.h", "src/tricktaker/solver/_points_c.c"],
+        sources=[str(SOLVER / f"{name}.c")],
+        depends=depends,
         extra_compile_args=_compile_args(),
     )
 
 
-# The point kernel once for every rule set, and again for the commonest families of rules, which
-# it then reads as constants (_points_c.c, "Builds for the commonest rules"; the list is
-# tricktaker.solver._points.BUILD_NAMES); not with MSVC, which lacks the constant test those
-# builds need.
-POINT_BUILDS = [] if sys.platform == "win32" else [
-    "_points_tute4", "_points_habanero", "_points_ace4", "_points_three", "_points_two"]
+# The point kernel once for every rule set, and again for each family of rules with a file
+# _points_<name>.c, which it then reads as constants (_points_c.c, "Builds for the commonest
+# rules"; tricktaker.solver._points finds whichever were built); not with MSVC, which lacks the
+# constant test those builds need.
+POINT_BUILDS = [] if sys.platform == "win32" else sorted(
+    path.stem for path in SOLVER.glob("_points_*.c") if path.stem != "_points_c")
 
 setup(
     ext_modules=[_kernel("_tricks_c"), _kernel("_points_c")] + [_kernel(name) for name in POINT_BUILDS],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -72,8 +73,10 @@ def build(name: str) -> Any:
 
 
 def test_every_build_named_is_built() -> None:
-    assert sorted(module.__name__.rsplit(".", 1)[1] for module, _, _ in K.BUILDS) == sorted(K.BUILD_NAMES)
-    assert sorted(SERVED) == sorted(K.BUILD_NAMES)
+    solver = Path(__file__).parent.parent / "src" / "tricktaker" / "solver"
+    sources = sorted(path.stem for path in solver.glob("_points_*.c") if path.stem != "_points_c")
+    assert sorted(module.__name__.rsplit(".", 1)[1] for module, _, _ in K.BUILDS) == sources
+    assert sorted(SERVED) == sources
     for module, indexes, values in K.BUILDS:
         assert module.LAYOUT == _points_c.LAYOUT
         assert len(indexes) >= 10 and module.FIXED[K.R_N] in (2, 3, 4), module.__name__

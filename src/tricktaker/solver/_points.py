@@ -100,6 +100,7 @@ What makes it fast:
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from types import ModuleType
 from typing import Any
 
@@ -109,26 +110,21 @@ from . import _points_c
 from ._points_c import LAYOUT as _LAYOUT
 from ._points_c import apply, gen_moves, root_values
 
-__all__ = ["BUILDS", "BUILD_NAMES", "apply", "gen_moves", "kernel", "new_stack", "new_table", "root_values"]
-
-
-BUILD_NAMES = ("_points_tute4", "_points_habanero", "_points_ace4", "_points_three", "_points_two")
-"""The kernel's builds for families of rules (``setup.py`` compiles each ``_points_<name>.c``):
-Tute in pairs, Tute for two, the ace-ten games with four seats (Marjapussi, Bondtolva,
-Huutopussi), Huutopussi for three, and the ace-ten games with two seats (Bondtolva for two,
-Avomarjapussi, Huutopussi for two), each with those games' default rules."""
+__all__ = ["BUILDS", "apply", "gen_moves", "kernel", "new_stack", "new_table", "root_values"]
 
 
 def _builds() -> list[tuple[ModuleType, np.ndarray, np.ndarray]]:
     """The kernel's builds for the commonest rules (``_points_c.c``, "Builds for the commonest
-    rules"), each with the indexes and values of the rules it fixes; none where the package was
-    built without them (MSVC)."""
+    rules": ``setup.py`` compiles each ``_points_<name>.c``), whichever this package holds, each
+    with the indexes and values of the rules it fixes; none where the package was built without
+    them (MSVC)."""
+    from . import __path__ as here
+
     found = []
-    for name in BUILD_NAMES:
-        try:
-            module = importlib.import_module(f".{name}", __package__)
-        except ImportError:
+    for info in sorted(pkgutil.iter_modules(here), key=lambda info: info.name):
+        if not info.name.startswith("_points_") or info.name == "_points_c":
             continue
+        module = importlib.import_module(f".{info.name}", __package__)
         fixed: dict[int, int] = module.FIXED
         found.append((module, np.array(sorted(fixed), dtype=np.intp),
                       np.array([fixed[k] for k in sorted(fixed)], dtype=np.int64)))
