@@ -311,9 +311,10 @@ TT_INLINE void lead_scores(const i64 *hands, int seat, int lho, int pd, int rho,
     int drop = (nl == 1 && hw == lho) || (nr == 1 && hw == rho);
     for (int j = first; j < last; j++) {
         i64 b = moves[j];
-        i64 rrank = popcount(m_all & (b - 1)) + 2;
+        /* DDS's relative rank: 1 for the suit's top live card, 2 for the next, and so on */
+        i64 rrank = popcount(m_all & ~((b << 1) - 1)) + 1;
         if (b == w || partner_wins) {
-            scores[j] = win + ((b == w || hw != pd) ? rrank : 16 - rrank) +
+            scores[j] = win + rrank +
                         (b == killer ? KILLER_WIN : b == hint ? HINT_WIN : 0);
             continue;
         } else if (drop) {
@@ -376,6 +377,9 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
             if (line) {
                 i64 over = mine_s & ~((line << 1) - 1);
                 force = over & -over;
+                /* searched as the highest card of its run in this hand (moves_of keeps that) */
+                i64 gap = live_s & ~mine_s & ~((force << 1) - 1);
+                if (force) force = top(mine_s & ~(force - 1) & (gap ? (gap & -gap) - 1 : ~(i64)0));
             }
         }
     }
@@ -474,6 +478,22 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
                     sc -= 6;
             } else if (pos == 1 && partners && top(hands[ORDER(order, leader, 3)] & sm) > third_best) {
                 sc = 50 - rank;
+            } else if (pos == 1 && partners) {
+                /* DDS's second hand: a card above the lead and the third hand's first (the
+                 * cheapest), then low cards the last two hands' lowest cards already beat, then
+                 * split touching honours, then the others, low ones first */
+                i64 third = hands[ORDER(order, leader, 2)] & sm, fourth = hands[ORDER(order, leader, 3)] & sm;
+                i64 rrank = popcount(m_all & ~((b << 1) - 1)) + 1;
+                if (b > best && b > top(third))
+                    sc = 81 - rank;
+                else if ((third & -third) > b || (fourth & -fourth) > b)
+                    sc = rrank - 3;
+                else if (b < best)
+                    sc = rrank - 11;
+                else if (seqs & b)
+                    sc = rrank + 10;
+                else
+                    sc = 13 - rank;
             } else if (pos == 2 && partners && (!partner_wins || best < fourth_top) &&
                        (top(mine) < best || top(mine) < fourth_low)) {
                 sc = 50 - rank;
