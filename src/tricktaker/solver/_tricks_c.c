@@ -343,7 +343,8 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
     i64 hand = hands[seat];
     i64 cand = hand;
     i64 live = hands[0] | hands[1] | hands[2] | hands[3] | table;
-    if (pos > 0 && (hand & suit_mask(lead_suit))) {
+    int following = pos > 0 && (hand & suit_mask(lead_suit));
+    if (following) {
         cand = hand & suit_mask(lead_suit);
         /* cards with no other live card between them play alike: one run, one move (its
          * highest card, as the loop below would keep), and nothing to order */
@@ -355,6 +356,31 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
     }
     int nm = 0;
     int partner_wins = pos > 0 && side[best_seat] == side[seat];
+    if (pos == tsize - 1 && !misere && following) {
+        /* the last hand following suit orders its cards without scores: its runs from the
+         * lowest up (each run searched as its highest card), the cheapest winner first unless
+         * its side has the trick already (what the scores below give, sorted) */
+        i64 others = live & suit_mask(lead_suit) & ~cand;
+        i64 rest = cand, prev = 0;
+        while (rest) {
+            i64 low = rest & -rest;
+            rest ^= low;
+            if (prev && !(others & (low - 1) & ~((prev << 1) - 1)))
+                moves[nm - 1] = low;
+            else
+                moves[nm++] = low;
+            prev = low;
+        }
+        int first_win = 0;
+        while (!partner_wins && first_win < nm && moves[first_win] < best) first_win++;
+        if (!partner_wins && first_win > 0 && first_win < nm) {
+            i64 lows[MAX_MOVES];
+            for (int j = 0; j < first_win; j++) lows[j] = moves[j];
+            for (int j = first_win; j < nm; j++) moves[j - first_win] = moves[j];
+            for (int j = 0; j < first_win; j++) moves[nm - first_win + j] = lows[j];
+        }
+        return nm;
+    }
     i64 we = side[ORDER(order, leader, 0)], they = side[ORDER(order, leader, 1)];
     int partners = tsize == 4 && we != they && side[ORDER(order, leader, 2)] == we &&
                    side[ORDER(order, leader, 3)] == they;
