@@ -45,9 +45,10 @@ What makes it fast (each is standard in double-dummy solvers):
   opponent counts as many, for its free choice of discards), winners unless
   the second-best card sits over them, finesses and suits the side can set
   up; other seatings (sooli) score top cards, small cards to a partner's top
-  card and short suits.  In a trick: the second hand plays low when its
-  partner, last, wins anyway, else the cheapest card above the card led and
-  the third hand's; the third hand plays low when its cards cannot matter,
+  card and short suits.  In a trick, as DDS orders them: the second hand
+  plays low when its partner, last, wins anyway, else the cheapest card above
+  the card led and the third hand's, then low cards that cannot matter, then
+  touching honours split; the third hand plays low when its cards cannot matter,
   wins only above the fourth hand's top card, and otherwise first tries the
   card that makes the fourth hand spend its top card; the fourth hand wins as
   cheaply as it can, or plays low when its partner wins; discards come low
