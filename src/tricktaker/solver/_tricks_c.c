@@ -618,17 +618,21 @@ TT_INLINE i64 split_suit(i64 live, const i64 *hands, int seat, int mate, int ski
 /* _partner_tricks: the sure tricks of seat's partner mate that seat can reach (returned; -1
  * without an entry), and the cards they pin (*runp). */
 TT_INLINE i64 partner_tricks(i64 live, const i64 *hands, int seat, int mate, int skip_suit, i64 *runp) {
+    /* the entry first (a suit whose top card the partner holds and seat can lead), else the
+     * split suit; without either the partner's tricks are not counted */
+    int entry = 0;
+    for (int s = 0; s < 4; s++)
+        if (s != skip_suit && (hands[seat] & suit_mask(s)) && (top(live & suit_mask(s)) & hands[mate])) entry = 1;
+    i64 split = entry ? 0 : split_suit(live, hands, seat, mate, skip_suit);
+    if (!entry && !split) {
+        *runp = 0;
+        return -1;
+    }
     int tops;
     i64 qp = runs(live, hands, mate, skip_suit, runp, &tops);
-    for (int s = 0; s < 4; s++)
-        if (((tops >> s) & 1) && (hands[seat] & suit_mask(s))) return qp;
-    i64 split = split_suit(live, hands, seat, mate, skip_suit);
-    if (split) {
-        *runp |= split;
-        return qp + 1;
-    }
-    *runp = 0;
-    return -1;
+    if (entry) return qp;
+    *runp |= split;
+    return qp + 1;
 }
 
 /* _long_split: the sure tricks of a side on lead when, in one suit, the leader (seat) and its
