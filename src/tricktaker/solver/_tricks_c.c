@@ -723,6 +723,10 @@ TT_INLINE int trick_won(Search *S, int d) {
     if (!(ours & t)) return -1;
     i64 won = fr->won;
     i64 rem = popcount(hands[seat]);
+    /* the tricks the side needs after this one: none of the counts below can give more than
+     * the tricks left after it */
+    i64 need = sside == S->counted ? S->target - won - 1 : won + rem - S->target;
+    if (need > rem - 1) return -1;
     int hh = (hands[seat] & t) ? seat : mate;
     i64 live = hands[0] | hands[1] | hands[2] | hands[3];
     i64 run;
@@ -734,7 +738,6 @@ TT_INLINE int trick_won(Search *S, int d) {
     i64 cash = top_run(m, hands[hh]);
     run |= cash;
     q += popcount(cash);
-    i64 need = sside == S->counted ? S->target - won - 1 : won + rem - S->target;
     if (q - 1 >= need) {
         i64 p = pins(live, hands, hh, lead_suit, need) | t;
         m = live & sm & ~t;
