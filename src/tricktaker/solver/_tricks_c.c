@@ -356,10 +356,12 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
     }
     int nm = 0;
     int partner_wins = pos > 0 && side[best_seat] == side[seat];
-    if (pos == tsize - 1 && !misere && following) {
+    if (pos == tsize - 1 && following) {
         /* the last hand following suit orders its cards without scores: its runs from the
          * lowest up (each run searched as its highest card), the cheapest winner first unless
-         * its side has the trick already (what the scores below give, sorted) */
+         * its side has the trick already; a side that wants to lose tricks its highest card
+         * under the trick's best first, then its highest winner (what the scores below give,
+         * sorted) */
         i64 others = live & suit_mask(lead_suit) & ~cand;
         i64 rest = cand, prev = 0;
         while (rest) {
@@ -372,7 +374,20 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
             prev = low;
         }
         int first_win = 0;
-        while (!partner_wins && first_win < nm && moves[first_win] < best) first_win++;
+        while (first_win < nm && moves[first_win] < best) first_win++;
+        if (misere) {
+            for (int i = 0, j = first_win - 1; i < j; i++, j--) {
+                i64 low = moves[i];
+                moves[i] = moves[j];
+                moves[j] = low;
+            }
+            for (int i = first_win, j = nm - 1; i < j; i++, j--) {
+                i64 low = moves[i];
+                moves[i] = moves[j];
+                moves[j] = low;
+            }
+            return nm;
+        }
         if (!partner_wins && first_win > 0 && first_win < nm) {
             i64 lows[MAX_MOVES];
             for (int j = 0; j < first_win; j++) lows[j] = moves[j];
