@@ -24,6 +24,7 @@ pytestmark = pytest.mark.skipif(not K.BUILDS, reason="the package was built with
 
 SERVED = {
     "_points_tute4": [("tute", {})],
+    "_points_tute3": [("tute", {"players": 3})],
     "_points_habanero": [("tute", {"players": 2})],
     "_points_ace4": [("marjapussi", {}), ("bondtolva", {}), ("huutopussi", {})],
     "_points_three": [("huutopussi", {"players": 3})],
@@ -32,7 +33,7 @@ SERVED = {
 """The games (with their default rules) each build is for."""
 
 NOT_SERVED = [
-    ("tute", {"players": 3}),
+    ("tute", {"players": 3, "must_overtrump": False}),
     ("tute", {"must_overtrump": False, "partner_exception": True, "tute": False}),
     ("tute", {"players": 2, "free_while_stock": True}),
     ("marjapussi", {"partner_exception": True}),

@@ -43,6 +43,8 @@
      : (k) == R_OWNLEAD ? 0 : (k) == R_MARRY ? MARRY_TUTE : (k) == R_PIPVAL ? 0 : (k) == R_TUTE ? 1  \
      : (k) == R_TOTALPIPS ? 0 : (k) == R_SOTAS ? 0 : (k) == R_MUSTDECL ? 0 : (k) == R_EXCHANY ? 0    \
      : (k) == R_ACESHOW ? 0 : (k) == R_SWEEP ? 0 : TT_FREE)
+/* Tute with every card dealt (no stock, no exchange), for n seats. */
+#define TT_TUTE_DEALT(k, n) ((k) == R_N ? (n) : (k) == R_STOCKLEN ? 0 : (k) == R_EXCH ? 0 : TT_TUTE_RULES(k))
 #define TT_ACE_RULES(k)                                                                               \
     ((k) == R_DIR ? 1 : (k) == R_STYLE ? STYLE_ACE_TEN : (k) == R_MUSTOVER ? 0 : (k) == R_PEXC ? 0   \
      : (k) == R_ORDER ? 0 : (k) == R_TUTE ? 0 : (k) == R_EXCH ? 0 : (k) == R_SOTAS ? 0                \
