@@ -8,6 +8,9 @@ process per part under valgrind:
 - Tuppi rami opening leads of ``bench/solver.py``'s seeded deals (every lead, no trumps), and
   DDS's ``SolveBoardInternal`` on the same deals (``endplay``), with each search's trick starts:
   so the two solvers' instructions per trick start compare in one run;
+- with ``--nolo-deals N``, Tuppi nolo: every opening lead of ``bench/solver.py``'s deals of ten
+  cards a hand, seeds 0 to N - 1, each deal with either side as the one that wants to lose tricks
+  (the sample docs/solver.md's "Tuppi nolo" measures on);
 - full-deal ``tt.solve`` of point games at the first card play (``new_hand`` seeds from 2),
   inside the point kernel's call, with its nodes;
 - with ``--baseline REV``, the same parts for the solver of another commit (``bench/baseline.py``
@@ -18,8 +21,8 @@ about as much in the parts that wait little for memory (docs/solver.md, "Instruc
 start"), and more or less where the table's loads dominate.  valgrind runs a search some 50
 times slower, so the defaults are small.
 
-Run:  python bench/instructions.py [--deals 20] [--games tute-pairs,huutopussi] [--seeds 3]
-      [--baseline REV]
+Run:  python bench/instructions.py [--deals 20] [--nolo-deals 6] [--games tute-pairs,huutopussi]
+      [--seeds 3] [--baseline REV]
 """
 
 from __future__ import annotations
@@ -56,6 +59,20 @@ if part in ("rami", "dds"):
         solver.card_values(TrickPosition(tuple(hands), CLOCKWISE, (0, 1, 0, 1), leader % 2, leader % 2,
                                          leader))
         count += solver.trick_nodes - before
+elif part == "nolo":
+    sys.path.insert(0, args["bench"])
+    from solver import CLOCKWISE, deal
+    from tricktaker.solver.tricks import TrickPosition, TrickSolver
+    solver = TrickSolver()
+    count = 0
+    for seed in range(args["nolo"]):
+        hands, leader = deal(seed, 10), seed % 4
+        for counted in (0, 1):
+            solver.new_search()
+            before = solver.trick_nodes
+            solver.card_values(TrickPosition(tuple(hands), CLOCKWISE, (0, 1, 0, 1), 1 - counted, counted,
+                                             leader))
+            count += solver.trick_nodes - before
 else:
     import tricktaker as tt
     from tricktaker.solver.points import BENCH_VARIANTS, first_play, shared_solver
@@ -70,7 +87,7 @@ else:
 print(json.dumps({"count": count}))
 """
 
-TOGGLE = {"rami": "py_card_values", "dds": "*SolveBoardInternal*"}
+TOGGLE = {"rami": "py_card_values", "nolo": "py_card_values", "dds": "*SolveBoardInternal*"}
 """The call each part's instructions are counted in (the point games: ``py_root_values``)."""
 
 
@@ -81,6 +98,7 @@ def counted(src: Path | None, part: str, args: argparse.Namespace) -> tuple[int,
     if src is not None:
         env["PYTHONPATH"] = str(src)
     request = json.dumps({"part": part, "first": 1, "deals": args.deals, "seeds": args.seeds,
+                          "nolo": args.nolo_deals,
                           "bench": str(Path(__file__).resolve().parent)})
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
@@ -101,6 +119,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=20,
                         help="Tuppi rami full deals, seeds from 1 (default 20)")
+    parser.add_argument("--nolo-deals", type=int, default=0,
+                        help="Tuppi nolo deals of ten cards, seeds from 0, both sides (default 0)")
     parser.add_argument("--games", default="tute-pairs,huutopussi,marjapussi",
                         help="point-game variants of BENCH_VARIANTS, comma-separated ('' for none)")
     parser.add_argument("--seeds", type=int, default=3, help="full deals of each point game (default 3)")
@@ -109,7 +129,8 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
-    parts = (["rami"] if args.deals else []) + [g for g in args.games.split(",") if g]
+    parts = ((["rami"] if args.deals else []) + (["nolo"] if args.nolo_deals else [])
+             + [g for g in args.games.split(",") if g])
     with tempfile.TemporaryDirectory() as tmp:
         base_src = None
         if args.baseline:
