@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -66,12 +67,10 @@ class Tests:
         """DDS's answer to "does the root's side take ``target`` more tricks?" at ``pos``."""
         from endplay.dds import solve_board
         from endplay.dds.solve import SolveMode
-        from endplay.types import Card, Deal, Denom, Player
+        from endplay.types import Card
 
         # the cards on the table go back to their hands and are played again
-        board = Deal(pbn([h | self._played_by(pos, seat) for seat, h in enumerate(pos.hands)]))
-        board.trump = Denom.nt
-        board.first = Player(pos.leader)
+        board = _board([h | self._played_by(pos, seat) for seat, h in enumerate(pos.hands)], pos.leader)
         for bit in pos.played:
             board.play(Card(name(bit)))
         mover = pos.to_move
@@ -84,10 +83,7 @@ class Tests:
         if goal > left:
             return not ours_to_move, 0
         # a solve of another deal first empties DDS's table
-        other = Deal(pbn(deal(self.seed + 1000, 13)))
-        other.trump = Denom.nt
-        other.first = Player(0)
-        solve_board(other, SolveMode.TargetOne, 1)
+        solve_board(_board(deal(self.seed + 1000, 13), 0), SolveMode.TargetOne, 1)
         solved = solve_board(board, SolveMode.TargetOne, goal)
         nodes = int(getattr(getattr(solved, "_data", None), "nodes", 0))
         reached = any(tricks >= goal for _, tricks in solved)
@@ -99,6 +95,16 @@ class Tests:
             if pos.orders[pos.leader][k] == seat:
                 return bit
         return 0
+
+
+def _board(hands: list[int], first: int) -> Any:
+    """An endplay deal of ``hands`` in no trumps, ``first`` to lead."""
+    from endplay.types import Deal, Denom, Player
+
+    board = Deal(pbn(hands))
+    board.trump = Denom.nt
+    board.first = Player(first)
+    return board
 
 
 def survey(deals: int) -> None:

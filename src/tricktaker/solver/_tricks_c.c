@@ -271,6 +271,38 @@ TT_INLINE int holder(const i64 *hands, i64 card) {
     return -1;
 }
 
+/* DDS's relative rank of card b among a suit's live cards m_all: 1 for the top one, 2 for the
+ * next, and so on. */
+TT_INLINE i64 rel_rank(i64 m_all, i64 b) { return popcount(m_all & ~((b << 1) - 1)) + 1; }
+
+/* _suit_runs: append to moves[nm...] one card of each run of mine (cards with no card of others
+ * between them play alike), its highest, from the lowest run up; return the new count, with the
+ * cards kept for a run of more than one in *seqs. */
+TT_INLINE int suit_runs(i64 mine, i64 others, i64 *moves, int nm, i64 *seqs) {
+    i64 rest = mine, prev = 0;
+    while (rest) {
+        i64 low = rest & -rest;
+        rest ^= low;
+        if (prev && !(others & (low - 1) & ~((prev << 1) - 1))) {
+            moves[nm - 1] = low; /* equivalent to the card below it: keep one */
+            *seqs |= low;
+        } else {
+            moves[nm++] = low;
+        }
+        prev = low;
+    }
+    return nm;
+}
+
+/* Reverse moves[i..j]. */
+TT_INLINE void reverse_moves(i64 *moves, int i, int j) {
+    for (; i < j; i++, j--) {
+        i64 m = moves[i];
+        moves[i] = moves[j];
+        moves[j] = m;
+    }
+}
+
 /* _lead_scores: score the leads moves[first:last] of one suit, four hands with partners
  * opposite (DDS's shape of no-trump lead ordering); higher is better. */
 TT_INLINE void lead_scores(const i64 *hands, int seat, int lho, int pd, int rho, i64 m_all,
@@ -311,8 +343,7 @@ TT_INLINE void lead_scores(const i64 *hands, int seat, int lho, int pd, int rho,
     int drop = (nl == 1 && hw == lho) || (nr == 1 && hw == rho);
     for (int j = first; j < last; j++) {
         i64 b = moves[j];
-        /* DDS's relative rank: 1 for the suit's top live card, 2 for the next, and so on */
-        i64 rrank = popcount(m_all & ~((b << 1) - 1)) + 1;
+        i64 rrank = rel_rank(m_all, b);
         if (b == w || partner_wins) {
             scores[j] = win + rrank +
                         (b == killer ? KILLER_WIN : b == hint ? HINT_WIN : 0);
@@ -362,30 +393,13 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
          * its side has the trick already; a side that wants to lose tricks its highest card
          * under the trick's best first, then its highest winner (what the scores below give,
          * sorted) */
-        i64 others = live & suit_mask(lead_suit) & ~cand;
-        i64 rest = cand, prev = 0;
-        while (rest) {
-            i64 low = rest & -rest;
-            rest ^= low;
-            if (prev && !(others & (low - 1) & ~((prev << 1) - 1)))
-                moves[nm - 1] = low;
-            else
-                moves[nm++] = low;
-            prev = low;
-        }
+        i64 seqs = 0;
+        nm = suit_runs(cand, live & suit_mask(lead_suit) & ~cand, moves, 0, &seqs);
         int first_win = 0;
         while (first_win < nm && moves[first_win] < best) first_win++;
         if (misere) {
-            for (int i = 0, j = first_win - 1; i < j; i++, j--) {
-                i64 low = moves[i];
-                moves[i] = moves[j];
-                moves[j] = low;
-            }
-            for (int i = first_win, j = nm - 1; i < j; i++, j--) {
-                i64 low = moves[i];
-                moves[i] = moves[j];
-                moves[j] = low;
-            }
+            reverse_moves(moves, 0, first_win - 1);
+            reverse_moves(moves, first_win, nm - 1);
             return nm;
         }
         if (!partner_wins && first_win > 0 && first_win < nm) {
@@ -447,19 +461,8 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
         i64 tp = top(m_all);
         i64 others = m_all & ~mine;
         int first = nm;
-        i64 rest = mine, prev = 0, seqs = 0;
-        while (rest) {
-            i64 low = rest & -rest;
-            rest ^= low;
-            if (prev && !(others & (low - 1) & ~((prev << 1) - 1))) {
-                moves[nm - 1] = low; /* equivalent to the card below it: keep one */
-                seqs |= low;
-            } else {
-                moves[nm] = low;
-                nm++;
-            }
-            prev = low;
-        }
+        i64 seqs = 0;
+        nm = suit_runs(mine, others, moves, nm, &seqs);
         int partner_top = 0;
         i64 opp = 0;
         int opp_void = 0; /* (misère leads: the opponents void in the suit) */
@@ -524,7 +527,7 @@ TT_INLINE int moves_of(const i64 *hands, const i64 *order, int tsize, const i64 
                  * cheapest), then low cards the last two hands' lowest cards already beat, then
                  * split touching honours, then the others, low ones first */
                 i64 third = hands[ORDER(order, leader, 2)] & sm, fourth = hands[ORDER(order, leader, 3)] & sm;
-                i64 rrank = popcount(m_all & ~((b << 1) - 1)) + 1;
+                i64 rrank = rel_rank(m_all, b);
                 if (b > best && b > top(third))
                     sc = 81 - rank;
                 else if ((third & -third) > b || (fourth & -fourth) > b)
